@@ -1,0 +1,15 @@
+import { brand, footer } from "~/content/site";
+
+/** The year comes from the root loader, so the server render and the hydrated page always agree. */
+export function SiteFooter({ year }: { year: number }) {
+  return (
+    <footer className="border-t border-night-600/80 bg-night-950">
+      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-8 text-sm text-bone-300 sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p className="font-display text-base text-bone-100">{brand.name}</p>
+        <p data-copyright="">
+          &copy; {year} {brand.name}. {footer.rights}
+        </p>
+      </div>
+    </footer>
+  );
+}

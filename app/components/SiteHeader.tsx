@@ -1,0 +1,108 @@
+import { Link, NavLink } from "@remix-run/react";
+import { useState } from "react";
+import { brand, navigation } from "~/content/site";
+import { useHydrated } from "~/hooks/useHydrated";
+
+const MOBILE_NAV_ID = "mobile-nav";
+
+function linkClass({ isActive }: { isActive: boolean }) {
+  return [
+    "rounded-md px-3 py-2 text-base font-medium transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400",
+    isActive ? "text-ember-300 underline decoration-2 underline-offset-8" : "text-bone-100 hover:text-ember-300",
+  ].join(" ");
+}
+
+function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?: boolean }) {
+  return (
+    <ul className={vertical ? "flex flex-col gap-1 px-4 py-3" : "flex items-center gap-2"}>
+      {navigation.map((item) => (
+        <li key={item.to}>
+          {/* NavLink marks the current page with aria-current="page". */}
+          <NavLink to={item.to} end className={linkClass} onClick={onNavigate} prefetch="intent">
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MenuIcon() {
+  return (
+    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M3 5h14M3 10h14M3 15h14" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+const toggleClass =
+  "flex cursor-pointer list-none items-center gap-2 rounded-md border border-night-600 bg-night-800 px-3 py-2 text-base font-medium text-bone-100 hover:border-ember-500 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 [&::-webkit-details-marker]:hidden";
+const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-night-900/95 shadow-lg backdrop-blur";
+
+/**
+ * Below the lg breakpoint the links collapse behind a toggle. Without JavaScript the toggle is a native
+ * <details>/<summary> disclosure; once hydrated it becomes a button with aria-expanded/aria-controls. Both look the
+ * same, so nothing moves when the script arrives.
+ */
+function MobileMenu() {
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
+
+  if (!hydrated) {
+    return (
+      <details className="lg:hidden">
+        <summary className={toggleClass} data-nav-toggle="">
+          <MenuIcon />
+          Menu
+        </summary>
+        <nav id={MOBILE_NAV_ID} aria-label="Main" className={panelClass}>
+          <NavLinks vertical />
+        </nav>
+      </details>
+    );
+  }
+
+  return (
+    <div
+      className="lg:hidden"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") setOpen(false);
+      }}
+    >
+      <button
+        type="button"
+        className={toggleClass}
+        aria-expanded={open}
+        aria-controls={MOBILE_NAV_ID}
+        onClick={() => setOpen((value) => !value)}
+        data-nav-toggle=""
+      >
+        <MenuIcon />
+        Menu
+      </button>
+      <nav id={MOBILE_NAV_ID} aria-label="Main" className={panelClass} hidden={!open}>
+        <NavLinks vertical onNavigate={() => setOpen(false)} />
+      </nav>
+    </div>
+  );
+}
+
+export function SiteHeader() {
+  return (
+    <header className="sticky top-0 z-40 border-b border-night-600/80 bg-night-950/90 backdrop-blur" data-site-header="">
+      <div className="relative mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+        <Link
+          to="/"
+          className="flex items-center gap-3 rounded-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ember-400"
+        >
+          <img src={brand.logo.src} alt={brand.logo.alt} width={40} height={40} className="h-10 w-10" />
+          <span className="font-display text-lg font-semibold tracking-wide text-bone-50 sm:text-xl">{brand.name}</span>
+        </Link>
+        <nav aria-label="Main" className="hidden lg:block">
+          <NavLinks />
+        </nav>
+        <MobileMenu />
+      </div>
+    </header>
+  );
+}

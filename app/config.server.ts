@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/**
+ * The environment, read and checked once. An invalid value stops the server at start with a message that names the
+ * variable, rather than failing on the first enquiry.
+ */
+const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(3000)),
+  API_HOST: z.preprocess(
+    emptyAsUnset,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, e.g. http://127.0.0.1:4010" })
+      .refine((value) => {
+        const url = new URL(value);
+        return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+      }, "must be an origin only (scheme, host and port), without a path, query or credentials")
+      .transform((value) => new URL(value).origin)
+      .optional(),
+  ),
+  API_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(120_000).default(10_000)),
+  INBOX_FILE: z.preprocess(emptyAsUnset, z.string().default("data/enquiries.jsonl")),
+});
+
+export interface Config {
+  port: number;
+  /** Origin of the upstream API; undefined means the site's own embedded back-end takes the enquiries. */
+  apiHost: string | undefined;
+  apiTimeoutMs: number;
+  inboxFile: string;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
+  }
+  const { PORT, API_HOST, API_TIMEOUT_MS, INBOX_FILE } = result.data;
+  return { port: PORT, apiHost: API_HOST, apiTimeoutMs: API_TIMEOUT_MS, inboxFile: INBOX_FILE };
+}
+
+let config: Config | undefined;
+
+/** The process's configuration; the first call reads process.env and exits the process when it is invalid. */
+export function getConfig(): Config {
+  if (config) return config;
+  try {
+    config = parseConfig(process.env);
+    return config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,27 @@
+import { contactForm } from "~/content/site";
+
+/**
+ * The enquiry's four fields: names sent upstream, labels, and length limits. The form's HTML attributes and the
+ * server's schema are both built from this one definition, so the browser and the server never disagree.
+ */
+export const enquiryFields = {
+  name: { label: contactForm.nameLabel, title: "Name", maxLength: 100, autoComplete: "name" },
+  email: { label: contactForm.emailLabel, title: "Email", maxLength: 254, autoComplete: "email" },
+  message: { label: contactForm.messageLabel, title: "Message", maxLength: 5000, autoComplete: "off" },
+  security: { label: contactForm.captchaQuestion, title: "Security", maxLength: 40, autoComplete: "off" },
+} as const;
+
+export type EnquiryFieldName = keyof typeof enquiryFields;
+export const enquiryFieldNames = Object.keys(enquiryFields) as EnquiryFieldName[];
+
+/** The payload of the one upstream call. */
+export type Enquiry = Record<EnquiryFieldName, string>;
+
+/** What the visitor typed, kept as typed so a failed send can show it again. */
+export type EnquiryValues = Partial<Record<EnquiryFieldName, string>>;
+
+/** A bot trap: hidden from people and assistive technology; anything typed in it marks the post as spam. */
+export const honeypotField = "company_website";
+
+/** Request bodies above this are refused before they are read whole. Four full fields fit easily. */
+export const maxBodyBytes = 64 * 1024;

@@ -1,0 +1,58 @@
+import { enquiryMessages } from "~/content/site";
+
+/** One entry of the upstream's `errors` list. */
+export interface ApiError {
+  title: string;
+  detail: string;
+}
+
+/** What became of one attempt to send an enquiry; every failure is a value, never a thrown error. */
+export type Outcome =
+  | { kind: "sent"; status: number }
+  | { kind: "rejected"; status: number; errors: ApiError[] }
+  | { kind: "failed"; status: number }
+  | { kind: "unreachable"; error: string }
+  | { kind: "timeout" };
+
+/** "Error: t: d t2: d2", the spec's format for an errors list. */
+export function formatErrors(errors: readonly ApiError[]): string {
+  const entries = errors.map(({ title, detail }) => [title, detail].filter(Boolean).join(": "));
+  return [enquiryMessages.errorPrefix, ...entries].join(" ");
+}
+
+const asText = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value).trim() : "");
+
+/**
+ * Reads an upstream body defensively: an object with an `errors` array whose items carry a title and/or a detail.
+ * Anything else (not an object, no array, no usable item) gives null, which means the generic failure.
+ */
+export function readErrorList(body: unknown): ApiError[] | null {
+  if (typeof body !== "object" || body === null || !("errors" in body) || !Array.isArray(body.errors)) return null;
+  const errors = body.errors
+    .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null)
+    .map((item) => ({ title: asText(item.title), detail: asText(item.detail) }))
+    .filter((item) => item.title || item.detail);
+  return errors.length > 0 ? errors : null;
+}
+
+/** The status line the visitor sees for an outcome. */
+export function statusText(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case "sent":
+      return enquiryMessages.success;
+    case "rejected":
+      return formatErrors(outcome.errors);
+    case "failed":
+      return enquiryMessages.genericFailure;
+    case "unreachable":
+      return enquiryMessages.unreachable;
+    case "timeout":
+      return enquiryMessages.timeout;
+  }
+}
+
+/** The status for an error caught in the browser (our own server could not be reached). */
+export function browserFailureText(error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return `${enquiryMessages.browserFailure}: ${reason}`;
+}

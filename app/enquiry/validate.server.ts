@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { enquiryFields, type Enquiry, type EnquiryFieldName } from "~/enquiry/fields";
+import type { ApiError } from "~/enquiry/status";
+
+const required: Record<EnquiryFieldName, string> = {
+  name: "Please enter your name.",
+  email: "Please enter your e-mail address.",
+  message: "Please enter a message.",
+  security: "Please answer the security question.",
+};
+
+function text(field: EnquiryFieldName) {
+  const { maxLength } = enquiryFields[field];
+  return z
+    .string(required[field])
+    .trim()
+    .min(1, required[field])
+    .max(maxLength, `Please keep it to ${maxLength} characters or fewer.`);
+}
+
+/** The server's copy of the form's rules: all four required (after trimming), e-mail shape, length limits. */
+export const enquirySchema = z.object({
+  name: text("name"),
+  email: text("email").pipe(z.email("Please enter a valid e-mail address.")),
+  message: text("message"),
+  security: text("security"),
+});
+
+export type Validation = { ok: true; enquiry: Enquiry } | { ok: false; errors: ApiError[] };
+
+/** Validates untrusted input; problems come back as errors in the upstream's own {title, detail} shape. */
+export function validateEnquiry(input: unknown): Validation {
+  const result = enquirySchema.safeParse(input);
+  if (result.success) return { ok: true, enquiry: result.data };
+  const seen = new Set<string>();
+  const errors: ApiError[] = [];
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    const key = typeof field === "string" && field in enquiryFields ? (field as EnquiryFieldName) : null;
+    if (key === null) {
+      errors.push({ title: "Enquiry", detail: "The form could not be read. Please try again." });
+      break;
+    }
+    if (seen.has(key)) continue; // one message per field is enough
+    seen.add(key);
+    errors.push({ title: enquiryFields[key].title, detail: issue.message });
+  }
+  return { ok: false, errors };
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import { PassThrough } from "node:stream";
+import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { getConfig } from "~/config.server";
+import { applyDocumentHeaders, hardeningHeaders, noStore } from "~/http/headers.server";
+import { NonceProvider } from "~/nonce";
+
+// Check the environment as soon as the server loads the build: a bad value stops the start with a clear message.
+getConfig();
+
+const dev = process.env.NODE_ENV === "development";
+export const streamTimeout = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const nonce = randomBytes(16).toString("base64");
+  // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
+  const readyEvent = isbot(request.headers.get("user-agent")) ? "onAllReady" : "onShellReady";
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          applyDocumentHeaders(responseHeaders, { nonce, method: request.method, status: responseStatusCode, dev });
+          resolve(
+            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors after the shell are logged here; before it, they reach handleError through the rejection.
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+/** Data requests (client navigations and form posts with JavaScript): hardened, and never cached after a post. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  for (const [name, value] of Object.entries(hardeningHeaders)) response.headers.set(name, value);
+  if (request.method !== "GET" && request.method !== "HEAD") response.headers.set("Cache-Control", noStore);
+  return response;
+};
+
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (!request.signal.aborted) console.error(error);
+}

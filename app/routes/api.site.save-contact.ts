@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { getConfig } from "~/config.server";
+import { handleSaveContact } from "~/enquiry/inbox.server";
+
+/**
+ * The embedded enquiry endpoint, with the upstream API's contract. It exists only while no API_HOST is configured;
+ * with one, enquiries go there and this path is a 404.
+ */
+const notFound = () => new Response("Not Found\n", { status: 404, headers: { "Content-Type": "text/plain" } });
+
+export function loader() {
+  if (getConfig().apiHost) return notFound();
+  return new Response("Method Not Allowed\n", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain" } });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  const config = getConfig();
+  if (config.apiHost) return notFound();
+  return handleSaveContact(request, config.inboxFile);
+}

@@ -1,0 +1,68 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  type ClientActionFunctionArgs,
+} from "@remix-run/react";
+import { ContactForm } from "~/components/ContactForm";
+import { getConfig } from "~/config.server";
+import { enquiryMessages, pages } from "~/content/site";
+import { handleContactPost } from "~/enquiry/contact.server";
+import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
+import { browserFailureText } from "~/enquiry/status";
+import { pageMeta } from "~/seo";
+
+export const meta: MetaFunction = () => pageMeta(pages.contact);
+
+export function loader({ request }: LoaderFunctionArgs) {
+  // Set by the post/redirect/get after a successful send.
+  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return handleContactPost(request, getConfig());
+}
+
+/**
+ * With JavaScript the post goes through here. If the browser cannot reach our server, the caught error is logged
+ * and becomes the status instead of the error page, and the visitor's words stay in the form.
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+  const form = await request.clone().formData();
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response) throw error; // the success redirect
+    console.error(error);
+    const values: EnquiryValues = {};
+    for (const field of enquiryFieldNames) values[field] = String(form.get(field) ?? "");
+    return { status: browserFailureText(error), values };
+  }
+}
+
+export default function Contact() {
+  const { sent } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof clientAction>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/contact";
+  const status = busy ? enquiryMessages.sending : (actionData?.status ?? (sent ? enquiryMessages.success : ""));
+
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6 lg:py-16">
+      <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{pages.contact.heading}</h1>
+      <p className="mt-4 text-lg text-bone-300">{pages.contact.intro}</p>
+      <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-5 shadow-[0_0_60px_-25px_rgb(242_140_40_/_0.4)] sm:p-8">
+        {/* A new key after each successful send empties the form; a failed send keeps everything typed. */}
+        <ContactForm
+          key={sent ? location.key : "enquiry"}
+          status={status}
+          values={actionData?.values ?? {}}
+          busy={busy}
+        />
+      </div>
+    </section>
+  );
+}
