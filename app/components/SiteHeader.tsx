@@ -1,5 +1,5 @@
 import { Link, NavLink } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type KeyboardEvent } from "react";
 import { brand, navigation } from "~/content/site";
 import { useHydrated } from "~/hooks/useHydrated";
 
@@ -47,6 +47,9 @@ const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-nig
 function MobileMenu() {
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key === "Escape") setOpen(false);
+  };
 
   if (!hydrated) {
     return (
@@ -63,18 +66,14 @@ function MobileMenu() {
   }
 
   return (
-    <div
-      className="lg:hidden"
-      onKeyDown={(event) => {
-        if (event.key === "Escape") setOpen(false);
-      }}
-    >
+    <div className="lg:hidden">
       <button
         type="button"
         className={toggleClass}
         aria-expanded={open}
         aria-controls={MOBILE_NAV_ID}
         onClick={() => setOpen((value) => !value)}
+        onKeyDown={closeOnEscape}
         data-nav-toggle=""
       >
         <MenuIcon />

@@ -1,0 +1,54 @@
+import { existsSync } from "node:fs";
+import { defineConfig } from "@playwright/test";
+import { e2eServers } from "./tests/e2e/servers";
+
+/**
+ * End-to-end tests against the real built server (`npm run build` first) and a fake upstream API on 127.0.0.1.
+ * Two projects: JavaScript on and JavaScript off. Playwright's own browser download is unreachable here, so Debian's
+ * Chromium is used when present (CHROMIUM_PATH overrides; without either, Playwright's bundled browser is used).
+ */
+const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [
+    [process.env.CI ? "line" : "list"],
+    ["json", { outputFile: "test-results/e2e.json" }],
+  ],
+  use: {
+    baseURL: e2eServers.site.url,
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu"],
+    },
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      command: `node tests/support/fake-upstream.mjs --port ${e2eServers.upstream.port}`,
+      url: `${e2eServers.upstream.url}/__control/count`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    ...[e2eServers.site, e2eServers.embedded, e2eServers.refused].map((server) => ({
+      command: "npm start",
+      url: `${server.url}/healthz`,
+      env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+    })),
+  ],
+});

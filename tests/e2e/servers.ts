@@ -1,0 +1,26 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * The servers the end-to-end tests start: the fake upstream API, the site proxying to it (short timeout so the
+ * timeout test is quick), the site in embedded mode (no API_HOST) with its own inbox file, and the site pointed at
+ * a port where nothing listens. E2E_PORT_BASE moves them all, so two checkouts can test side by side.
+ */
+const base = Number(process.env.E2E_PORT_BASE ?? 3200);
+const url = (port: number) => `http://127.0.0.1:${port}`;
+
+const upstreamPort = base + 10;
+export const inboxFile = join(tmpdir(), `haunt-e2e-inbox-${base}`, "enquiries.jsonl");
+export const upstreamTimeoutMs = 1500;
+
+export const e2eServers = {
+  upstream: { port: upstreamPort, url: url(upstreamPort) },
+  site: {
+    port: base,
+    url: url(base),
+    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs) },
+  },
+  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", INBOX_FILE: inboxFile } },
+  // Port 9 (discard) has no listener here: every forward is refused.
+  refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000" } },
+};
