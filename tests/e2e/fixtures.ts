@@ -42,8 +42,39 @@ export async function waitForHydration(page: Page) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
-/** Runs axe with the WCAG A/AA rules and returns the serious and critical violations. */
+/**
+ * Runs axe with the WCAG A/AA rules and returns the serious and critical violations. axe needs scripts and timers
+ * in the page, so for a page without JavaScript it checks a faithful copy: the page's current DOM, scripts removed,
+ * loaded at the same URL and size in a script-capable page.
+ */
 export async function seriousA11yViolations(page: Page) {
+  const javaScript = await Promise.race([
+    page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 0))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+  ]);
+  const target = javaScript ? page : await scriptlessCopy(page);
+  try {
+    return await seriousViolations(target);
+  } finally {
+    if (target !== page) await target.context().close();
+  }
+}
+
+async function scriptlessCopy(page: Page): Promise<Page> {
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true });
+  const copy = await context.newPage();
+  await copy.route("**/*", async (route) => {
+    const type = route.request().resourceType();
+    if (type === "document") return route.fulfill({ body: html, contentType: "text/html; charset=utf-8" });
+    if (type === "script") return route.abort();
+    return route.continue();
+  });
+  await copy.goto(page.url());
+  return copy;
+}
+
+async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")

@@ -1,0 +1,218 @@
+import { brand, breakpoints, carousel, experience, navigation, pages, season, services } from "../../app/content/site";
+import { expect, seriousA11yViolations, test, widths } from "./fixtures";
+
+const routes = [
+  { path: "/", meta: pages.home },
+  { path: "/about", meta: pages.about },
+  { path: "/contact", meta: pages.contact },
+] as const;
+
+test.describe("every page", () => {
+  for (const { path, meta } of routes) {
+    test(`${path} is rendered on the server with its head tags`, async ({ page, open }) => {
+      const response = await page.request.get(path);
+      expect(response.status()).toBe(200);
+      const html = await response.text();
+      // Server-rendered: the heading is in the HTML before any script runs.
+      expect(html).toContain(`<h1`);
+      expect(html).toContain('lang="en"');
+
+      await open(path);
+      await expect(page).toHaveTitle(meta.title);
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", meta.description);
+      await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", meta.title);
+      await expect(page.locator('meta[property="og:description"]')).toHaveAttribute("content", meta.description);
+      await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "website");
+      await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute("content", brand.themeColor);
+      await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
+      await expect(page.locator("h1")).toHaveCount(1);
+    });
+  }
+
+  test("the favicon and logo are SVG files that load", async ({ page }) => {
+    for (const file of ["/favicon.svg", brand.logo.src]) {
+      const response = await page.request.get(file);
+      expect(response.status()).toBe(200);
+      expect(response.headers()["content-type"]).toContain("image/svg+xml");
+    }
+  });
+
+  test("robots.txt and sitemap.xml list the site", async ({ page, baseURL }) => {
+    const robots = await page.request.get("/robots.txt");
+    expect(robots.status()).toBe(200);
+    expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+    const sitemap = await page.request.get("/sitemap.xml");
+    expect(sitemap.status()).toBe(200);
+    const xml = await sitemap.text();
+    for (const item of navigation) expect(xml).toContain(`<loc>${baseURL}${item.to}</loc>`);
+  });
+
+  test("the health route answers 200", async ({ page }) => {
+    const response = await page.request.get("/healthz");
+    expect(response.status()).toBe(200);
+    expect(await response.text()).toBe("ok\n");
+  });
+});
+
+test.describe("home", () => {
+  test("shows the welcome, season notice, services, closing note and order link", async ({ page, open }) => {
+    await open("/");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.home.heading);
+    await expect(page.getByText(season.openNotice)).toBeVisible();
+    expect(season.openNotice).toContain(String(season.year));
+    const items = page.locator("[data-services] h3");
+    await expect(items).toHaveText(services.map((service) => service.name));
+    await expect(page.getByText(season.closeNote)).toBeVisible();
+
+    const order = page.getByRole("link", { name: /order now/i });
+    await expect(order).toHaveAttribute("href", "/contact");
+    await order.click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.contact.heading);
+  });
+
+  test("renders the three carousel slides on the server, first one showing", async ({ page, open }) => {
+    const html = await (await page.request.get("/")).text();
+    let last = -1;
+    for (const slide of carousel.slides) {
+      const at = html.indexOf(slide.caption);
+      expect(at, `caption "${slide.caption}" in server HTML, in order`).toBeGreaterThan(last);
+      last = at;
+    }
+    await open("/");
+    const first = page.getByRole("img", { name: carousel.slides[0].alt });
+    await expect(first).toBeVisible();
+    await expect(first).toHaveAttribute("loading", "eager");
+    await expect(first).toHaveAttribute("fetchpriority", "high");
+    await expect(first).toHaveAttribute("width", String(carousel.imageWidth));
+    await expect(first).toHaveAttribute("height", String(carousel.imageHeight));
+    await expect(page.getByText(carousel.slides[0].caption, { exact: true })).toBeVisible();
+    for (const slide of carousel.slides.slice(1)) {
+      await expect(page.locator(`img[src="${slide.src}"]`)).toHaveAttribute("loading", "lazy");
+    }
+  });
+});
+
+test("about says the makers have over 15 years of haunt experience", async ({ page, open }) => {
+  await open("/about");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.about.heading);
+  await expect(page.locator("main")).toContainText(experience.claim);
+  expect(experience.claim).toContain(`over ${experience.years} years`);
+});
+
+test.describe("unknown paths", () => {
+  test("answer 404 inside the site layout with a way home", async ({ page, open }) => {
+    const response = await page.request.get("/no/such/page");
+    expect(response.status()).toBe(404);
+
+    await open("/no/such/page");
+    await expect(page).toHaveTitle(pages.notFound.title);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.notFound.heading);
+    await expect(page.getByText(pages.notFound.message)).toBeVisible();
+    await expect(page.locator("header[data-site-header]")).toBeVisible();
+    await expect(page.locator("[data-copyright]")).toBeVisible();
+    await page.getByRole("link", { name: pages.notFound.homeLink }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.home.heading);
+  });
+});
+
+test.describe("navigation bar", () => {
+  test("logo and brand link home; links mark the current page", async ({ page, open }) => {
+    await open("/about");
+    const header = page.locator("header[data-site-header]");
+    const brandLink = header.getByRole("link", { name: brand.name });
+    await expect(brandLink).toHaveAttribute("href", "/");
+    await expect(brandLink.locator('img[src="/logo.svg"]')).toBeVisible();
+
+    const nav = header.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link")).toHaveText(navigation.map((item) => item.label));
+    for (const item of navigation) {
+      await nav.getByRole("link", { name: item.label }).click();
+      await expect(page).toHaveURL(new RegExp(`${item.to}$`));
+      await expect(nav.getByRole("link", { name: item.label })).toHaveAttribute("aria-current", "page");
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    }
+    await brandLink.click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test(`collapses behind a toggle below ${breakpoints.lg}px and the toggle reaches every page`, async ({
+    page,
+    open,
+    jsEnabled,
+  }) => {
+    await page.setViewportSize({ width: breakpoints.lg - 1, height: 800 });
+    await open("/");
+    const toggle = page.locator("[data-nav-toggle]");
+    const mobileNav = page.locator("#mobile-nav");
+    await expect(toggle).toBeVisible();
+    await expect(toggle).toHaveText("Menu");
+    await expect(page.locator("header nav:not(#mobile-nav)")).toBeHidden();
+    await expect(mobileNav).toBeHidden();
+    if (jsEnabled) {
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      await expect(toggle).toHaveAttribute("aria-controls", "mobile-nav");
+    }
+
+    for (const item of navigation) {
+      await toggle.click();
+      await expect(mobileNav).toBeVisible();
+      if (jsEnabled) await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      await mobileNav.getByRole("link", { name: item.label }).click();
+      await expect(page).toHaveURL(new RegExp(`${item.to}$`));
+      await expect(mobileNav).toBeHidden(); // closes after choosing a page
+    }
+
+    // Toggling twice closes it again.
+    await toggle.click();
+    await expect(mobileNav).toBeVisible();
+    await toggle.click();
+    await expect(mobileNav).toBeHidden();
+  });
+
+  test(`shows the links and no toggle at ${breakpoints.lg}px`, async ({ page, open }) => {
+    await page.setViewportSize({ width: breakpoints.lg, height: 800 });
+    await open("/");
+    await expect(page.locator("[data-nav-toggle]")).toBeHidden();
+    const nav = page.locator("header nav:not(#mobile-nav)");
+    await expect(nav).toBeVisible();
+    for (const item of navigation) await expect(nav.getByRole("link", { name: item.label })).toBeVisible();
+  });
+
+  test("stays at the top of the viewport after scrolling", async ({ page, open }) => {
+    await page.setViewportSize({ width: widths.phone, height: 700 });
+    await open("/about");
+    await page.mouse.wheel(0, 2000);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+    const box = await page.locator("header[data-site-header]").boundingBox();
+    expect(box?.y).toBe(0);
+    await expect(page.locator("header[data-site-header]").getByRole("link", { name: brand.name })).toBeInViewport();
+  });
+});
+
+test("the footer shows the current year and the brand", async ({ page, open }) => {
+  await open("/");
+  const year = new Date().getFullYear();
+  await expect(page.locator("[data-copyright]")).toHaveText(`© ${year} ${brand.name}. All rights reserved.`);
+});
+
+test.describe("accessibility", () => {
+  for (const path of ["/", "/about", "/contact", "/missing-page"]) {
+    for (const [label, width] of Object.entries(widths)) {
+      test(`${path} at ${label} width has no serious or critical axe violations`, async ({ page, open }) => {
+        await page.setViewportSize({ width, height: 900 });
+        await open(path);
+        expect(await seriousA11yViolations(page)).toEqual([]);
+      });
+    }
+  }
+
+  test("the open phone menu has no serious or critical axe violations", async ({ page, open }) => {
+    await page.setViewportSize({ width: widths.phone, height: 900 });
+    await open("/");
+    await page.locator("[data-nav-toggle]").click();
+    await expect(page.locator("#mobile-nav")).toBeVisible();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
