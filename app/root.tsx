@@ -1,4 +1,5 @@
 import type { LinksFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   isRouteErrorResponse,
   Links,
@@ -26,6 +27,9 @@ export function loader() {
   // The footer's year is decided once, on the server, so the hydrated page shows the same year.
   return { year: new Date().getFullYear() };
 }
+
+// The year never changes during a visit: no need to ask the server again after navigations or posts.
+export const shouldRevalidate: ShouldRevalidateFunction = () => false;
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

@@ -72,7 +72,8 @@ export async function handleContactPost(request: Request, config: Config) {
   const values: EnquiryValues = {};
   for (const field of enquiryFieldNames) {
     const value = form.get(field);
-    if (typeof value === "string") values[field] = value;
+    // Browsers post a textarea's line breaks as CRLF; keep them as typed (LF), as maxLength counted them.
+    if (typeof value === "string") values[field] = value.replace(/\r\n?/g, "\n");
   }
   const honeypot = form.get(honeypotField);
   if (typeof honeypot === "string" && honeypot !== "") {

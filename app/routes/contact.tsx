@@ -5,6 +5,7 @@ import {
   useLocation,
   useNavigation,
   type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
 import { getConfig } from "~/config.server";
@@ -41,6 +42,15 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
     return { status: browserFailureText(error), values };
   }
 }
+
+/**
+ * A failed send changes nothing the loader knows, so nothing is reloaded; if the network is down, a reload would
+ * fail too and replace the form (and what the visitor typed) with the error page.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) => {
+  if (actionResult && typeof actionResult === "object" && "status" in actionResult) return false;
+  return defaultShouldRevalidate;
+};
 
 export default function Contact() {
   const { sent } = useLoaderData<typeof loader>();

@@ -1,0 +1,301 @@
+import { randomUUID } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import { contactForm, enquiryMessages } from "../../app/content/site";
+import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
+import { expect, test } from "./fixtures";
+import { e2eServers, inboxFile } from "./servers";
+
+const upstream = e2eServers.upstream.url;
+
+interface Received {
+  path: string;
+  contentType: string;
+  body: Record<string, unknown>;
+}
+
+/** Scripts the fake upstream's answer for enquiries whose message contains the token. */
+async function script(token: string, behaviour: Record<string, unknown>) {
+  const response = await fetch(`${upstream}/__control/script`, {
+    method: "POST",
+    body: JSON.stringify({ token, ...behaviour }),
+  });
+  expect(response.ok).toBe(true);
+}
+
+async function received(token: string): Promise<Received[]> {
+  return (await fetch(`${upstream}/__control/received?token=${encodeURIComponent(token)}`)).json();
+}
+
+/** A distinct enquiry per test: the token in the message routes the fake upstream's script. */
+function enquiry(token: string, overrides: Partial<Enquiry> = {}): Enquiry {
+  return {
+    name: "Vincent Price-Hall",
+    email: "vincent@example.com",
+    message: `We need a 9 ft reaper that lunges at guests. Ref ${token}\nSecond line of the brief.`,
+    security: "Freddy",
+    ...overrides,
+  };
+}
+
+const fields = (page: Page) => ({
+  name: page.getByLabel(enquiryFields.name.label),
+  email: page.getByLabel(enquiryFields.email.label),
+  message: page.getByLabel(enquiryFields.message.label),
+  security: page.getByLabel(enquiryFields.security.label),
+});
+
+async function fill(page: Page, values: Enquiry) {
+  const inputs = fields(page);
+  for (const key of Object.keys(values) as (keyof Enquiry)[]) await inputs[key].fill(values[key]);
+}
+
+async function expectValues(page: Page, values: Enquiry) {
+  const inputs = fields(page);
+  for (const key of Object.keys(values) as (keyof Enquiry)[]) await expect(inputs[key]).toHaveValue(values[key]);
+}
+
+const status = (page: Page) => page.getByRole("status");
+const send = (page: Page) => page.getByRole("button", { name: contactForm.submitLabel }).click();
+
+test.describe("contact form", () => {
+  test("has the four labelled, required fields and an empty status", async ({ page, open }) => {
+    await open("/contact");
+    const inputs = fields(page);
+    await expect(inputs.email).toHaveAttribute("type", "email");
+    await expect(inputs.message).toHaveAttribute("rows", "4");
+    await expect(page.getByLabel(contactForm.captchaQuestion)).toBeVisible();
+    expect(contactForm.captchaQuestion).toMatch(/Elm Street/);
+    for (const [key, input] of Object.entries(inputs)) {
+      await expect(input).toHaveAttribute("required", "");
+      await expect(input).toHaveAttribute("maxlength", String(enquiryFields[key as keyof Enquiry].maxLength));
+    }
+    await expect(page.getByRole("button", { name: contactForm.submitLabel })).toBeVisible();
+    await expect(status(page)).toHaveText("");
+    // The honeypot is there for bots but hidden from people and assistive technology.
+    await expect(page.locator('input[name="company_website"]')).toBeHidden();
+  });
+
+  test("success: the upstream gets exactly what was typed, once; the form empties", async ({ page, open, jsEnabled }) => {
+    const token = randomUUID();
+    const values = enquiry(token);
+    if (jsEnabled) await script(token, { status: 201, delayMs: 800 }); // slow enough to see "Sending..."
+    await open("/contact");
+    await fill(page, values);
+    await send(page);
+    if (jsEnabled) await expect(status(page)).toHaveText(enquiryMessages.sending);
+    await expect(status(page)).toHaveText(enquiryMessages.success);
+    await expectValues(page, { name: "", email: "", message: "", security: "" });
+
+    const got = await received(token);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.path).toBe("/api/site/save-contact");
+    expect(got[0]!.contentType).toBe("application/json");
+    expect(got[0]!.body).toEqual(values);
+
+    if (!jsEnabled) {
+      // Post/redirect/get: reloading the thank-you page sends nothing again.
+      await expect(page).toHaveURL(/\/contact\?sent=1$/);
+      await page.reload();
+      await expect(status(page)).toHaveText(enquiryMessages.success);
+      expect(await received(token)).toHaveLength(1);
+    }
+  });
+
+  test("a second enquiry after a successful one is sent and thanked too", async ({ page, open }) => {
+    const first = randomUUID();
+    const second = randomUUID();
+    await open("/contact");
+    await fill(page, enquiry(first));
+    await send(page);
+    await expect(status(page)).toHaveText(enquiryMessages.success);
+    await fill(page, enquiry(second));
+    await send(page);
+    await expect(status(page)).toHaveText(enquiryMessages.success);
+    await expectValues(page, { name: "", email: "", message: "", security: "" });
+    expect(await received(first)).toHaveLength(1);
+    expect(await received(second)).toHaveLength(1);
+  });
+
+  const failures = [
+    {
+      name: "an errors list",
+      behaviour: {
+        status: 400,
+        contentType: "application/json",
+        body: JSON.stringify({
+          errors: [
+            { title: "Security", detail: "Wrong answer" },
+            { title: "Email", detail: "Invalid" },
+          ],
+        }),
+      },
+      expected: "Error: Security: Wrong answer Email: Invalid",
+    },
+    {
+      name: "other JSON",
+      behaviour: { status: 422, contentType: "application/json", body: JSON.stringify({ message: "nope" }) },
+      expected: enquiryMessages.genericFailure,
+    },
+    {
+      name: "an HTML error page",
+      behaviour: { status: 500, contentType: "text/html", body: "<html><body><h1>Internal Server Error</h1></body></html>" },
+      expected: enquiryMessages.genericFailure,
+    },
+    { name: "an empty body", behaviour: { status: 503 }, expected: enquiryMessages.genericFailure },
+    { name: "a redirect", behaviour: { action: "redirect" }, expected: enquiryMessages.genericFailure },
+    { name: "a reset connection", behaviour: { action: "reset" }, expected: enquiryMessages.unreachable },
+    { name: "no answer before the timeout", behaviour: { action: "hang" }, expected: enquiryMessages.timeout },
+  ];
+
+  for (const failure of failures) {
+    test(`upstream answers with ${failure.name}: the status says so and the fields keep what was typed`, async ({
+      page,
+      open,
+    }) => {
+      const token = randomUUID();
+      const values = enquiry(token, { name: "  Élodie  O'Brien ", security: "freddy krueger" });
+      await script(token, failure.behaviour);
+      await open("/contact");
+      await fill(page, values);
+      await send(page);
+      await expect(status(page)).toHaveText(failure.expected);
+      await expectValues(page, values);
+      expect(await received(token)).toHaveLength(1);
+    });
+  }
+
+  test("the upstream cannot be reached at all: plain words, fields kept", async ({ page, jsEnabled }) => {
+    const values = enquiry(randomUUID());
+    await page.goto(`${e2eServers.refused.url}/contact`);
+    if (jsEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await fill(page, values);
+    await send(page);
+    await expect(status(page)).toHaveText(enquiryMessages.unreachable);
+    await expectValues(page, values);
+  });
+
+  test("upstream error texts are shown as text, never as HTML", async ({ page, open }) => {
+    const token = randomUUID();
+    const title = "<b>Bold</b>";
+    const detail = '<img src="x" onerror="window.__hacked = 1">';
+    await script(token, {
+      status: 400,
+      contentType: "application/json",
+      body: JSON.stringify({ errors: [{ title, detail }] }),
+    });
+    await open("/contact");
+    await fill(page, enquiry(token));
+    await send(page);
+    await expect(status(page)).toHaveText(`Error: ${title}: ${detail}`);
+    await expect(status(page).locator("b, img")).toHaveCount(0);
+  });
+
+  test("server-side validation: a bad e-mail is refused with the field's error, nothing forwarded", async ({
+    page,
+    open,
+  }) => {
+    const token = randomUUID();
+    const values = enquiry(token, { email: "not-an-email@" });
+    await open("/contact");
+    // The browser would stop this itself; switch its checks off to see what the server says on its own.
+    await page.locator("form").evaluate((form) => form.setAttribute("novalidate", ""));
+    await fill(page, values);
+    await send(page);
+    await expect(status(page)).toHaveText("Error: Email: Please enter a valid e-mail address.");
+    await expectValues(page, values);
+    expect(await received(token)).toHaveLength(0);
+  });
+
+  test("an empty form cannot be sent", async ({ page, open }) => {
+    await open("/contact");
+    const before = await (await fetch(`${upstream}/__control/count`)).json();
+    await send(page);
+    await expect(fields(page).name).toBeFocused(); // the browser points at the first missing field
+    await expect(status(page)).toHaveText("");
+    await expect(page).toHaveURL(/\/contact$/);
+    const after = await (await fetch(`${upstream}/__control/count`)).json();
+    expect(after.count).toBe(before.count);
+  });
+
+  test("a filled honeypot gets the usual thank-you but nothing is forwarded", async ({ page, open }) => {
+    const token = randomUUID();
+    await open("/contact");
+    await fill(page, enquiry(token));
+    await page.locator('input[name="company_website"]').evaluate((input: HTMLInputElement) => {
+      input.value = "http://spam.example";
+    });
+    await send(page);
+    await expect(status(page)).toHaveText(enquiryMessages.success);
+    expect(await received(token)).toHaveLength(0);
+  });
+
+  test("the browser's own request fails: the error is logged and shown, the page and fields stay", async ({
+    page,
+    open,
+    jsEnabled,
+    consoleErrors,
+  }) => {
+    test.skip(!jsEnabled, "only a script can catch the browser's failed request");
+    const values = enquiry(randomUUID());
+    await open("/contact");
+    await page.route(/\/contact\.data/, (route) => route.abort("connectionrefused"));
+    await fill(page, values);
+    await send(page);
+    await expect(status(page)).toHaveText(new RegExp(`^${enquiryMessages.browserFailure}: .+`));
+    await expectValues(page, values);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Contact Us");
+    // It was logged with console.error; that is expected here, so clear it before the fixture's check.
+    await expect.poll(() => consoleErrors.some((text) => text.includes("Failed to fetch"))).toBe(true);
+    consoleErrors.length = 0;
+  });
+});
+
+test.describe("embedded back-end (no API_HOST)", () => {
+  test.describe.configure({ mode: "serial" });
+  const site = e2eServers.embedded.url;
+
+  test.beforeAll(async () => {
+    await rm(inboxFile, { force: true });
+  });
+
+  const storedLines = async () =>
+    (await readFile(inboxFile, "utf8").catch(() => ""))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, string>);
+
+  test("the right captcha stores one line; a wrong one stores nothing and shows Error:", async ({
+    page,
+    jsEnabled,
+  }) => {
+    const token = randomUUID();
+    const open = async () => {
+      await page.goto(`${site}/contact`);
+      if (jsEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    };
+    const before = (await storedLines()).length;
+
+    await open();
+    const wrong = enquiry(token, { security: "Jason" });
+    await fill(page, wrong);
+    await send(page);
+    await expect(status(page)).toHaveText(/^Error: Security: /);
+    await expectValues(page, wrong);
+    expect((await storedLines()).filter((line) => line.message?.includes(token))).toHaveLength(0);
+
+    await fields(page).security.fill("  fReDdY ");
+    await send(page);
+    await expect(status(page)).toHaveText(enquiryMessages.success);
+    const stored = (await storedLines()).filter((line) => line.message?.includes(token));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ name: wrong.name, email: wrong.email, message: wrong.message });
+    expect(Date.parse(stored[0]!.receivedAt ?? "")).not.toBeNaN();
+    expect(await storedLines()).toHaveLength(before + 1);
+  });
+
+  test("the embedded endpoint is not there when an API_HOST is configured", async ({ page }) => {
+    const response = await page.request.post("/api/site/save-contact", { data: enquiry("x") });
+    expect(response.status()).toBe(404);
+  });
+});
