@@ -3,6 +3,7 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   isRouteErrorResponse,
   Links,
+  LiveReload,
   Meta,
   Outlet,
   Scripts,
@@ -58,6 +59,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <SiteFooter year={data?.year ?? new Date().getFullYear()} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {/* Renders nothing in production; reloads the page on rebuilds under `npm run dev`. */}
+        <LiveReload nonce={nonce} />
       </body>
     </html>
   );

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   useActionData,
   useLoaderData,
@@ -18,9 +18,17 @@ import { pageMeta } from "~/seo";
 export const meta: MetaFunction = () => pageMeta(pages.contact);
 
 export function loader({ request }: LoaderFunctionArgs) {
-  // Set by the post/redirect/get after a successful send.
-  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+  // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
+  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  return data({ sent }, { headers: sent ? { "Cache-Control": "no-store" } : {} });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers();
+  const cacheControl = loaderHeaders.get("Cache-Control");
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
+  return headers;
+};
 
 export function action({ request }: ActionFunctionArgs) {
   return handleContactPost(request, getConfig());
