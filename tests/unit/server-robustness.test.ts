@@ -300,6 +300,15 @@ describe("the built server with an upstream API", () => {
     const get = await fetch(`${site.url}${saveContactPath}`);
     expect(get.status).toBe(404);
     await get.body?.cancel();
+
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const big = await rawPost(agent, site.url, saveContactPath, { total: twoMegabytes, chunked: false, contentType: "application/json" });
+      expect(big).toMatchObject({ status: 404 });
+      expect(await rawGet(agent, site.url, "/healthz")).toEqual({ status: 200 });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("logs one JSON line per attempt with outcome and duration, and never the message or e-mail", async () => {
