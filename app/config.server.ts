@@ -11,7 +11,8 @@ const envSchema = z.object({
   API_HOST: z.preprocess(
     emptyAsUnset,
     z
-      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, e.g. http://127.0.0.1:4010" })
+      // abort: zod 4 runs later checks even after one fails, and `new URL` below throws on a value that is no URL.
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, e.g. http://127.0.0.1:4010", abort: true })
       .refine((value) => {
         const url = new URL(value);
         return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;

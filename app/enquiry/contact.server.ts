@@ -5,7 +5,7 @@ import { sendEnquiry } from "~/enquiry/forward.server";
 import { logAttempt } from "~/enquiry/log.server";
 import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
-import { mediaType, readBodyCapped } from "~/http/body.server";
+import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 
 /** What the contact page shows after a post that did not succeed. */
 export interface ContactActionData {
@@ -55,6 +55,7 @@ export async function handleContactPost(request: Request, config: Config) {
 
   const type = mediaType(request);
   if (!formTypes.has(type)) {
+    discardBody(request);
     finish("unsupported-media-type");
     return refuse(415, [{ title: "Request", detail: "Please send your enquiry with the contact form." }]);
   }

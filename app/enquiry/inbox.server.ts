@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { maxBodyBytes } from "~/enquiry/fields";
 import type { ApiError } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
-import { mediaType, readBodyCapped } from "~/http/body.server";
+import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 
 /**
  * The embedded default back-end: the same contract as the upstream API (`errors` list on failure, 2xx on success),
@@ -47,6 +47,7 @@ const errorResponse = (status: number, errors: ApiError[]) => Response.json({ er
 
 export async function handleSaveContact(request: Request, inboxFile: string): Promise<Response> {
   if (mediaType(request) !== "application/json") {
+    discardBody(request);
     return errorResponse(415, [{ title: "Request", detail: "Send the enquiry as application/json." }]);
   }
   const body = await readBodyCapped(request, maxBodyBytes);

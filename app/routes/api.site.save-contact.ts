@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { handleSaveContact } from "~/enquiry/inbox.server";
+import { discardBody } from "~/http/body.server";
 
 /**
  * The embedded enquiry endpoint, with the upstream API's contract. It exists only while no API_HOST is configured;
@@ -15,6 +16,9 @@ export function loader() {
 
 export function action({ request }: ActionFunctionArgs) {
   const config = getConfig();
-  if (config.apiHost) return notFound();
+  if (config.apiHost) {
+    discardBody(request); // unread, a large body would stall the next request on this keep-alive connection
+    return notFound();
+  }
   return handleSaveContact(request, config.inboxFile);
 }

@@ -1,0 +1,220 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Starts the REAL built site (`remix-serve build/index.js`) as a child process for tests that talk to it over plain
+ * HTTP, captures everything it prints, and stops it again. Shared by the robustness tests and any other test that
+ * needs the production server.
+ */
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const serveCli = join(projectRoot, "node_modules/@remix-run/serve/dist/cli.js");
+const serverBuild = join(projectRoot, "build/index.js");
+
+/** A port that was free a moment ago: listen on 0, read the port, close. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** True when build/index.js is missing or older than the sources it is built from. */
+export function buildIsStale(): boolean {
+  if (!existsSync(serverBuild)) return true;
+  const sources = ["app", "remix.config.js", "tailwind.config.ts", "package-lock.json"].map((p) => join(projectRoot, p));
+  const newestSource = Math.max(...sources.filter((p) => existsSync(p)).map(newestMtime));
+  return newestSource > statSync(serverBuild).mtimeMs;
+}
+
+/**
+ * Runs `npm run build` when the server build is missing or stale, so the tests never exercise yesterday's code.
+ * A lock directory keeps parallel test files from building at the same time.
+ */
+export async function ensureBuilt(): Promise<void> {
+  if (!buildIsStale()) return;
+  const lock = join(projectRoot, ".cache", "test-build.lock");
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + 110_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Someone else is building; a lock older than the deadline is from a crashed run.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 110_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the build lock ${lock}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (!buildIsStale()) return;
+    // Vitest sets NODE_ENV=test; a build made with it renders nothing but 500s (jsxDEV) under NODE_ENV=production.
+    const env = childEnv({});
+    delete env.HOST;
+    const result = spawnSync("npm", ["run", "build"], { cwd: projectRoot, env, encoding: "utf8", timeout: 100_000 });
+    if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The site's own environment variables: never inherited from whoever runs the tests. */
+const siteVariables = ["PORT", "HOST", "API_HOST", "API_TIMEOUT_MS", "INBOX_FILE", "NODE_ENV"];
+
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of siteVariables) delete base[name];
+  for (const name of Object.keys(base)) if (name.startsWith("VITEST")) delete base[name];
+  return { ...base, NODE_ENV: "production", HOST: "127.0.0.1", ...env };
+}
+
+/** Servers still running: killed if the test process exits without stopping them (a crash, a timeout). */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/** Collects a child's stdout and stderr, in arrival order, as one text. */
+function capture(child: ChildProcess) {
+  let text = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  return () => text;
+}
+
+export interface SiteServer {
+  url: string;
+  port: number;
+  /** Where this server's embedded back-end stores enquiries (a fresh temp file unless INBOX_FILE was given). */
+  inboxFile: string;
+  /** Everything the server printed on stdout and stderr so far. */
+  output(): string;
+  /** The structured JSON log lines with the given event (e.g. "enquiry") printed so far. */
+  logEvents(event: string): Record<string, unknown>[];
+  /** SIGTERM, then SIGKILL if it has not exited within two seconds; resolves when it has gone. */
+  stop(): Promise<void>;
+}
+
+/** Polls until `check` returns true; throws with `what` after timeoutMs. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Starts the built site with the given environment (PORT and HOST chosen here unless given) and resolves once
+ * GET /healthz answers 200. Rejects with the server's output if it exits or is not up within startTimeoutMs.
+ */
+export async function startSite(env: Record<string, string> = {}, { startTimeoutMs = 30_000 } = {}): Promise<SiteServer> {
+  await ensureBuilt();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const ownDir = env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
+  const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
+  const child = spawn(process.execPath, [serveCli, serverBuild], {
+    cwd: projectRoot,
+    env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  const output = capture(child);
+  // "close" comes after "exit" once stdout and stderr are drained, so output() is then complete.
+  const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+    running.delete(child);
+    if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+  });
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (gone) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await waitFor(
+      async () => {
+        if (gone) throw new Error(`the site exited before it was up:\n${output()}`);
+        try {
+          const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) });
+          await response.body?.cancel();
+          return response.status === 200;
+        } catch {
+          return false;
+        }
+      },
+      `${url}/healthz`,
+      startTimeoutMs,
+    );
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output()}`);
+  }
+
+  return {
+    url,
+    port,
+    inboxFile,
+    output,
+    logEvents(event) {
+      return output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Record<string, unknown>];
+          } catch {
+            return [];
+          }
+        })
+        .filter((entry) => entry.event === event);
+    },
+    stop,
+  };
+}
+
+/** Runs the built site with an environment it must refuse; resolves with its exit code and output. */
+export async function runSiteExpectingExit(
+  env: Record<string, string>,
+  { timeoutMs = 20_000 } = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+  await ensureBuilt();
+  const child = spawn(process.execPath, [serveCli, serverBuild], {
+    cwd: projectRoot,
+    env: childEnv({ PORT: String(await freePort()), ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = capture(child);
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) =>
+    child.once("close", (c, s) => r([c, s])),
+  );
+  clearTimeout(timer);
+  return { code, signal, output: output() };
+}

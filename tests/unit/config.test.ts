@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "~/config.server";
+
+function refusal(env: Record<string, string | undefined>): string {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe("parseConfig", () => {
+  it("has defaults for an empty environment: embedded back-end, 10 s timeout, port 3000", () => {
+    expect(parseConfig({})).toEqual({ port: 3000, apiHost: undefined, apiTimeoutMs: 10_000, inboxFile: "data/enquiries.jsonl" });
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseConfig({ PORT: "", API_HOST: "", API_TIMEOUT_MS: "", INBOX_FILE: "" })).toEqual(parseConfig({}));
+  });
+
+  it("ignores unrelated variables", () => {
+    expect(parseConfig({ HOME: "/root", NODE_ENV: "production" })).toEqual(parseConfig({}));
+  });
+
+  it.each([
+    ["http://127.0.0.1:4010", "http://127.0.0.1:4010"],
+    ["http://127.0.0.1:4010/", "http://127.0.0.1:4010"],
+    ["https://api.example.com", "https://api.example.com"],
+    ["https://api.example.com:443/", "https://api.example.com"],
+    ["HTTP://API.Example.com:8080", "http://api.example.com:8080"],
+  ])("accepts API_HOST %s as the origin %s", (value, origin) => {
+    expect(parseConfig({ API_HOST: value }).apiHost).toBe(origin);
+  });
+
+  it.each([
+    "ftp://x",
+    "ftp://example.com",
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "127.0.0.1:4010",
+    "example.com",
+    "not a url",
+    "http://",
+    "https://api.example.com/v1",
+    "https://api.example.com/api/site/save-contact",
+    "https://api.example.com/?key=1",
+    "https://api.example.com/#x",
+    "https://user:secret@api.example.com",
+  ])("refuses API_HOST %s with a message naming the variable", (value) => {
+    const message = refusal({ API_HOST: value });
+    expect(message).toContain("API_HOST");
+    expect(message).not.toContain("API_TIMEOUT_MS");
+  });
+
+  it("does not echo credentials from a refused API_HOST", () => {
+    expect(refusal({ API_HOST: "https://user:secret@api.example.com" })).not.toContain("secret");
+  });
+
+  it.each([
+    ["100", 100],
+    ["120000", 120_000],
+    ["2500", 2500],
+  ])("accepts API_TIMEOUT_MS %s", (value, expected) => {
+    expect(parseConfig({ API_TIMEOUT_MS: value }).apiTimeoutMs).toBe(expected);
+  });
+
+  it.each(["99", "0", "-1", "120001", "1.5", "abc", "10s"])("refuses API_TIMEOUT_MS %s, naming it", (value) => {
+    expect(refusal({ API_TIMEOUT_MS: value })).toContain("API_TIMEOUT_MS");
+  });
+
+  it.each([
+    ["1", 1],
+    ["8080", 8080],
+    ["65535", 65535],
+  ])("accepts PORT %s", (value, expected) => {
+    expect(parseConfig({ PORT: value }).port).toBe(expected);
+  });
+
+  it.each(["0", "65536", "-80", "80.5", "http"])("refuses PORT %s, naming it", (value) => {
+    expect(refusal({ PORT: value })).toContain("PORT");
+  });
+
+  it("keeps INBOX_FILE as given", () => {
+    expect(parseConfig({ INBOX_FILE: "/var/lib/haunt/enquiries.jsonl" }).inboxFile).toBe("/var/lib/haunt/enquiries.jsonl");
+  });
+
+  it("names every bad variable at once", () => {
+    const message = refusal({ API_HOST: "ftp://x", API_TIMEOUT_MS: "5", PORT: "99999" });
+    for (const name of ["API_HOST", "API_TIMEOUT_MS", "PORT"]) expect(message).toContain(name);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { enquiryMessages } from "~/content/site";
+import { browserFailureText, formatErrors, readErrorList, statusText, type Outcome } from "~/enquiry/status";
+
+describe("statusText: every row of the status table", () => {
+  it.each([200, 201, 204])("a %i (sent) shows the thank-you", (status) => {
+    expect(statusText({ kind: "sent", status })).toBe("Thank you! We will contact you soon.");
+    expect(statusText({ kind: "sent", status })).toBe(enquiryMessages.success);
+  });
+
+  it("a failure with an errors list shows Error: then each title: detail, space separated", () => {
+    const outcome: Outcome = {
+      kind: "rejected",
+      status: 400,
+      errors: [
+        { title: "Security", detail: "Wrong answer" },
+        { title: "Email", detail: "Invalid" },
+      ],
+    };
+    expect(statusText(outcome)).toBe("Error: Security: Wrong answer Email: Invalid");
+  });
+
+  it("a failure without an errors list shows the generic failure", () => {
+    expect(statusText({ kind: "failed", status: 500 })).toBe("Failed to send message.");
+    expect(statusText({ kind: "failed", status: 302 })).toBe(enquiryMessages.genericFailure);
+  });
+
+  it("an unreachable upstream and a timeout show their own plain-words texts, never the thank-you", () => {
+    const unreachable = statusText({ kind: "unreachable", error: "TypeError: fetch failed (ECONNREFUSED)" });
+    const timeout = statusText({ kind: "timeout" });
+    expect(unreachable).toBe(enquiryMessages.unreachable);
+    expect(timeout).toBe(enquiryMessages.timeout);
+    for (const text of [unreachable, timeout]) {
+      expect(text).not.toBe(enquiryMessages.success);
+      expect(text).not.toBe(enquiryMessages.genericFailure);
+      expect(text).toMatch(/not sent/);
+    }
+    // The technical error is for the log, not for the visitor.
+    expect(unreachable).not.toContain("ECONNREFUSED");
+  });
+});
+
+describe("formatErrors", () => {
+  it("joins each title: detail after the prefix", () => {
+    expect(formatErrors([{ title: "Name", detail: "Required" }])).toBe("Error: Name: Required");
+  });
+
+  it("shows whichever half is present when the other is empty", () => {
+    expect(formatErrors([{ title: "Security", detail: "" }, { title: "", detail: "Try again" }])).toBe("Error: Security Try again");
+  });
+});
+
+describe("readErrorList: reading an upstream body defensively", () => {
+  it("reads a list of {title, detail}", () => {
+    expect(readErrorList({ errors: [{ title: "Email", detail: "Invalid" }] })).toEqual([{ title: "Email", detail: "Invalid" }]);
+  });
+
+  it("keeps items missing a title or a detail, and drops items with neither", () => {
+    const body = { errors: [{ title: "Security" }, { detail: "Too long" }, {}, { title: "", detail: "  " }] };
+    expect(readErrorList(body)).toEqual([
+      { title: "Security", detail: "" },
+      { title: "", detail: "Too long" },
+    ]);
+  });
+
+  it("trims text, accepts numbers and ignores other value types", () => {
+    const body = { errors: [{ title: "  Code ", detail: 42 }, { title: { nested: true }, detail: ["x"] }, { title: null, detail: true }] };
+    expect(readErrorList(body)).toEqual([{ title: "Code", detail: "42" }]);
+  });
+
+  it("skips items that are not objects", () => {
+    expect(readErrorList({ errors: ["Bad", 3, null, [{ title: "a" }], { title: "Email", detail: "Invalid" }] })).toEqual([
+      { title: "Email", detail: "Invalid" },
+    ]);
+  });
+
+  it.each([
+    ["null (not JSON)", null],
+    ["a string", "errors"],
+    ["a number", 400],
+    ["an array", [{ title: "x", detail: "y" }]],
+    ["an object without errors", { message: "Bad request" }],
+    ["errors that is not an array", { errors: { title: "x", detail: "y" } }],
+    ["errors as a string", { errors: "Invalid" }],
+    ["an empty errors array", { errors: [] }],
+    ["an errors array with no usable item", { errors: [{}, null, "x"] }],
+  ])("gives null (the generic failure) for %s", (_label, body) => {
+    expect(readErrorList(body)).toBeNull();
+  });
+});
+
+describe("browserFailureText", () => {
+  it("shows the caught error in the status", () => {
+    expect(browserFailureText(new TypeError("Failed to fetch"))).toBe(`${enquiryMessages.browserFailure}: Failed to fetch`);
+    expect(browserFailureText("offline")).toBe(`${enquiryMessages.browserFailure}: offline`);
+  });
+});
