@@ -127,15 +127,25 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
  * Starts the built site with the given environment (PORT and HOST chosen here unless given) and resolves once
  * GET /healthz answers 200. Rejects with the server's output if it exits or is not up within startTimeoutMs.
  */
-export async function startSite(env: Record<string, string> = {}, { startTimeoutMs = 30_000 } = {}): Promise<SiteServer> {
-  await ensureBuilt();
+export async function startSite(
+  env: Record<string, string> = {},
+  {
+    startTimeoutMs = 30_000,
+    /** Another copy of the app (e.g. a reproduced deployment), started with `npm start` as the container does. */
+    appDir,
+  }: { startTimeoutMs?: number; appDir?: string } = {},
+): Promise<SiteServer> {
+  if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDir = env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
   const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
-  const child = spawn(process.execPath, [serveCli, serverBuild], {
-    cwd: projectRoot,
+  const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serveCli, serverBuild]];
+  const child = spawn(command, args, {
+    cwd: appDir ?? projectRoot,
     env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
+    // npm start runs remix-serve as a grandchild: a process group lets stop() reach it too.
+    detached: Boolean(appDir),
   });
   running.add(child);
   const output = capture(child);
@@ -149,10 +159,14 @@ export async function startSite(env: Record<string, string> = {}, { startTimeout
   });
 
   const url = `http://127.0.0.1:${port}`;
+  const kill = (signal: NodeJS.Signals) => {
+    if (appDir && child.pid) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  };
   const stop = async () => {
     if (gone) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 2_000);
+    kill("SIGTERM");
+    const timer = setTimeout(() => kill("SIGKILL"), 2_000);
     await exited;
     clearTimeout(timer);
   };
