@@ -1,39 +1,249 @@
+import type { EmblaOptionsType } from "embla-carousel";
+import Autoplay from "embla-carousel-autoplay";
+import Fade from "embla-carousel-fade";
+import useEmblaCarousel from "embla-carousel-react";
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+  type PointerEvent,
+} from "react";
 import { carousel } from "~/content/site";
+import { useHydrated } from "~/hooks/useHydrated";
+import { useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
+import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
 
-/** Server-rendered slides, first one showing. Rotation, controls and gestures are added in the carousel issue. */
+/**
+ * Embla's `duration` is not in milliseconds. embla-carousel-fade 8.6.0 moves the incoming slide's opacity once per
+ * rendered animation frame (velocity += (1 - opacity) / duration; velocity *= 0.68), so the fade lasts a number of
+ * frames. Measured in Chromium 156, frames from the click until the slide's opacity is 1 (90 % in brackets):
+ * duration 10 -> 11 (9), 15 -> 18 (13), 20 -> 32 (18), Embla's default 25 -> 47 (23). At 60 Hz, 15 gives
+ * 18 x 16.7 ms = 300 ms, the spec's carousel.transitionMs (a 120 Hz screen halves it; the library has no ms option).
+ */
+const fadeDuration = 15;
+
+const emblaOptions = {
+  loop: true,
+  duration: fadeDuration,
+  // Embla's drag threshold is not a swipe distance: useSwipe measures the swipe itself.
+  watchDrag: false,
+  // Reduced motion: slides change at once instead of fading.
+  breakpoints: { "(prefers-reduced-motion: reduce)": { duration: 0 } },
+} satisfies EmblaOptionsType;
+
+// useLayoutEffect warns during a server render; nothing needs to run there.
+const useIsomorphicLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/** "auto" follows the visitor's motion preference; the rotation control sets it explicitly. */
+type Rotation = "auto" | "on" | "off";
+
+const roundButton =
+  "pointer-events-auto grid h-11 w-11 place-items-center rounded-full border border-bone-50/20 bg-night-950/70 text-bone-50 shadow-lg shadow-night-950/50 backdrop-blur-sm transition-colors hover:border-ember-400/70 hover:bg-night-950/90 hover:text-ember-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 motion-reduce:transition-none";
+
+/**
+ * The home page's fading slide show (W3C ARIA carousel pattern). The server renders the first slide; after hydration
+ * Embla stacks the slides in one box and the controls appear over the image, so nothing shifts.
+ */
 export function HeroCarousel() {
   const total = carousel.slides.length;
+  const slidesId = useId();
+  const hydrated = useHydrated();
+  const reducedMotion = useReducedMotion();
+  const loaded = useDocumentLoaded();
+  const [plugins] = useState(() => [
+    Fade(),
+    // Started and stopped by the effect below: hover, focus and the rotation control all decide.
+    Autoplay({ delay: carousel.intervalMs, playOnInit: false, stopOnInteraction: false, stopOnFocusIn: false }),
+  ]);
+  const [viewportRef, emblaApi] = useEmblaCarousel(emblaOptions, plugins);
+  const [selected, setSelected] = useState(0);
+  const [rotation, setRotation] = useState<Rotation>("auto");
+  const [hovered, setHovered] = useState(false);
+  const keyboardFocusInside = useRef(false);
+
+  const rotationOn = rotation === "on" || (rotation === "auto" && !reducedMotion);
+  // Only a live Embla rotates: without it (server, no JavaScript) the live region is polite.
+  const rotating = Boolean(emblaApi) && rotationOn && !hovered;
+
+  useEffect(() => {
+    if (!emblaApi) return;
+    const onSelect = () => setSelected(emblaApi.selectedScrollSnap());
+    emblaApi.on("select", onSelect).on("reInit", onSelect);
+    return () => {
+      emblaApi.off("select", onSelect).off("reInit", onSelect);
+    };
+  }, [emblaApi]);
+
+  // A layout effect, so the timer starts or stops in the same commit that updates the label and the live region.
+  useIsomorphicLayoutEffect(() => {
+    if (!emblaApi) return;
+    const apply = () => {
+      const autoplay = emblaApi.plugins().autoplay;
+      if (!rotating) autoplay?.stop();
+      else if (!autoplay?.isPlaying()) autoplay?.play();
+    };
+    apply();
+    // A resize or a motion-preference change re-initialises Embla and its plugins, which drops the timer.
+    emblaApi.on("reInit", apply);
+    return () => {
+      emblaApi.off("reInit", apply);
+    };
+  }, [emblaApi, rotating]);
+
+  const go = useCallback(
+    (to: "previous" | "next" | number) => {
+      if (!emblaApi) return;
+      if (to === "previous") emblaApi.scrollPrev();
+      else if (to === "next") emblaApi.scrollNext();
+      else emblaApi.scrollTo(to);
+      // A full interval after a manual change, so an automatic one never follows it at once.
+      emblaApi.plugins().autoplay?.reset();
+    },
+    [emblaApi],
+  );
+
+  const swipe = useSwipe(carousel.swipeThresholdPx, go);
+
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    event.preventDefault();
+    go(event.key === "ArrowLeft" ? "previous" : "next");
+  }
+
+  // WCAG 2.2.2 / APG: keyboard focus arriving in the carousel stops rotation for good; only the control restarts it.
+  function onFocus(event: FocusEvent<HTMLElement>) {
+    if (keyboardFocusInside.current || !event.target.matches(":focus-visible")) return;
+    keyboardFocusInside.current = true;
+    setRotation("off");
+  }
+
+  function onBlur(event: FocusEvent<HTMLElement>) {
+    const to = event.relatedTarget;
+    if (!(to instanceof Node && event.currentTarget.contains(to))) keyboardFocusInside.current = false;
+  }
+
+  // Hover pauses only while a mouse or pen is over the carousel; a touch has no hover.
+  function onHover(event: PointerEvent<HTMLElement>, over: boolean) {
+    if (event.pointerType !== "touch") setHovered(over);
+  }
+
   return (
+    // Arrow keys work wherever focus is inside the carousel; tabIndex -1 lets a click on a slide give it focus.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <section
       aria-roledescription="carousel"
       aria-label={carousel.label}
-      className="overflow-hidden rounded-xl border border-night-600 bg-night-950 shadow-[0_0_60px_-15px_rgb(242_140_40_/_0.35)]"
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onBlur={onBlur}
+      onPointerEnter={(event) => onHover(event, true)}
+      onPointerLeave={(event) => onHover(event, false)}
+      className="relative overflow-hidden rounded-xl border border-night-600 bg-night-950 shadow-[0_0_60px_-15px_rgb(242_140_40_/_0.35)] focus:outline-none"
     >
-      <div className="flex">
-        {carousel.slides.map((slide, index) => (
-          <div
-            key={slide.src}
-            role="group"
-            aria-roledescription="slide"
-            aria-label={`${index + 1} of ${total}`}
-            aria-hidden={index === 0 ? undefined : true}
-            className="min-w-0 flex-[0_0_100%]"
+      {hydrated ? (
+        // Laid over the image box (same aspect ratio), so showing the controls moves nothing.
+        <div className="pointer-events-none absolute inset-x-0 top-0 z-10 aspect-video">
+          <button
+            type="button"
+            onClick={() => setRotation(rotationOn ? "off" : "on")}
+            aria-label={rotationOn ? carousel.stopRotation : carousel.startRotation}
+            aria-controls={slidesId}
+            className={`${roundButton} absolute left-3 top-3`}
           >
-            <figure>
-              <img
-                src={slide.src}
-                alt={slide.alt}
-                width={carousel.imageWidth}
-                height={carousel.imageHeight}
-                loading={index === 0 ? "eager" : "lazy"}
-                fetchPriority={index === 0 ? "high" : "low"}
-                decoding={index === 0 ? "sync" : "async"}
-                className="aspect-video h-auto w-full object-cover"
-              />
-              <figcaption className="px-4 py-3 text-center font-display text-lg capitalize text-bone-100">{slide.caption}</figcaption>
-            </figure>
+            {rotationOn ? <PauseIcon /> : <PlayIcon />}
+          </button>
+          <button
+            type="button"
+            onClick={() => go("previous")}
+            aria-label={carousel.previous}
+            aria-controls={slidesId}
+            className={`${roundButton} absolute left-3 top-1/2 -translate-y-1/2`}
+          >
+            <PreviousIcon />
+          </button>
+          <button
+            type="button"
+            onClick={() => go("next")}
+            aria-label={carousel.next}
+            aria-controls={slidesId}
+            className={`${roundButton} absolute right-3 top-1/2 -translate-y-1/2`}
+          >
+            <NextIcon />
+          </button>
+          <div
+            role="group"
+            aria-label={carousel.pickersLabel}
+            className="pointer-events-auto absolute bottom-3 left-1/2 flex -translate-x-1/2 items-center rounded-full border border-bone-50/15 bg-night-950/70 px-1 backdrop-blur-sm"
+          >
+            {carousel.slides.map((slide, index) => {
+              const current = index === selected;
+              return (
+                <button
+                  key={slide.src}
+                  type="button"
+                  onClick={() => go(index)}
+                  aria-label={carousel.pickerLabel(index + 1, total)}
+                  aria-current={current ? "true" : undefined}
+                  aria-controls={slidesId}
+                  className="group/picker grid h-8 w-8 place-items-center rounded-full focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ember-400 [@media(pointer:coarse)]:h-11 [@media(pointer:coarse)]:w-11"
+                >
+                  <span
+                    aria-hidden="true"
+                    className={`block h-2.5 rounded-full transition-all motion-reduce:transition-none ${
+                      current ? "w-6 bg-ember-400" : "w-2.5 bg-bone-300/80 group-hover/picker:bg-bone-50"
+                    }`}
+                  />
+                </button>
+              );
+            })}
           </div>
-        ))}
+        </div>
+      ) : null}
+
+      <div ref={viewportRef} className="touch-pan-y select-none overflow-hidden" {...swipe}>
+        <div id={slidesId} className="flex" aria-live={rotating ? "off" : "polite"}>
+          {carousel.slides.map((slide, index) => {
+            const hidden = index !== selected;
+            return (
+              <div
+                key={slide.src}
+                role="group"
+                aria-roledescription="slide"
+                aria-label={carousel.slideLabel(index + 1, total)}
+                aria-hidden={hidden || undefined}
+                // React 18 does not know `inert`; an empty string renders the bare attribute.
+                {...(hidden ? { inert: "" } : {})}
+                className="min-w-0 flex-[0_0_100%]"
+              >
+                <figure className="flex h-full flex-col">
+                  <img
+                    src={slide.src}
+                    alt={slide.alt}
+                    width={carousel.imageWidth}
+                    height={carousel.imageHeight}
+                    // The first image is the LCP; the rest wait, then load once the page has (before they are shown).
+                    loading={index === 0 || loaded ? "eager" : "lazy"}
+                    fetchPriority={index === 0 ? "high" : "low"}
+                    decoding={index === 0 ? "sync" : "async"}
+                    draggable={false}
+                    className="aspect-video h-auto w-full bg-night-900 object-cover"
+                  />
+                  <figcaption className="flex flex-1 items-center justify-center border-t border-night-600 bg-night-900 px-4 py-3 text-center font-display text-lg text-bone-100 sm:text-xl">
+                    {/* The captions are lower case in the content; shown in sentence case. */}
+                    <span className="first-letter:uppercase">{slide.caption}</span>
+                  </figcaption>
+                </figure>
+              </div>
+            );
+          })}
+        </div>
       </div>
     </section>
   );

@@ -72,6 +72,15 @@ export const carousel = {
   /** Intrinsic size of the slide images: reserves the box so nothing shifts while they load. */
   imageWidth: 1200,
   imageHeight: 675,
+  /** Each slide's accessible name, e.g. "2 of 3". */
+  slideLabel: (position: number, total: number) => `${position} of ${total}`,
+  /** The rotation control's label says what pressing it will do. */
+  stopRotation: "Stop automatic slide show",
+  startRotation: "Start automatic slide show",
+  previous: "Previous slide",
+  next: "Next slide",
+  pickersLabel: "Choose a slide",
+  pickerLabel: (position: number, total: number) => `Show slide ${position} of ${total}`,
 } as const;
 
 /** Layout breakpoints in px (xs is 0). The navigation bar expands at lg. Tailwind's screens use these. */
