@@ -20,7 +20,8 @@ FROM base AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
-    INBOX_FILE=/app/data/enquiries.jsonl
+    INBOX_FILE=/app/data/enquiries.jsonl \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY --chown=node:node package.json package-lock.json ./
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
