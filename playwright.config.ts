@@ -11,6 +11,8 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium
 
 export default defineConfig({
   testDir: "./tests/e2e",
+  // Its own folder: Playwright empties outputDir at start, and test-results/ also holds vitest's report.
+  outputDir: "test-results/e2e-artifacts",
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
