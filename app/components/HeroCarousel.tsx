@@ -230,7 +230,8 @@ export function HeroCarousel() {
                     height={carousel.imageHeight}
                     // The first image is the LCP; the rest wait, then load once the page has (before they are shown).
                     loading={index === 0 || loaded ? "eager" : "lazy"}
-                    fetchPriority={index === 0 ? "high" : "low"}
+                    // React 18 warns on the camelCase prop; the lowercase HTML attribute passes through as it is.
+                    {...{ fetchpriority: index === 0 ? "high" : "low" }}
                     decoding={index === 0 ? "sync" : "async"}
                     draggable={false}
                     className="aspect-video h-auto w-full bg-night-900 object-cover"
