@@ -43,7 +43,12 @@ try {
     connections,
     durationS: duration,
     warmupS: 2,
-    options: { headers: { "Accept-Encoding": loadAcceptEncoding, "User-Agent": "Mozilla/5.0 (bench) autocannon" } },
+    options: {
+      headers: {
+        "Accept-Encoding": loadAcceptEncoding,
+        "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
+      },
+    },
   });
   await stopChild(site.child, { graceMs: 15_000 });
   await stopChild(upstream.child);

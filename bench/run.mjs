@@ -12,7 +12,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { pageWeight } from "./lib/bytes.mjs";
 import { loadPhase } from "./lib/load.mjs";
-import { categories, lighthousePages, median } from "./lib/lighthouse.mjs";
+import { categories, lighthouseSides, median } from "./lib/lighthouse.mjs";
 import { killAllChildren, machineLoad, memory, sleep, stopChild } from "./lib/proc.mjs";
 import { kB, MB, num, ratio, table } from "./lib/report.mjs";
 import {
@@ -38,7 +38,9 @@ const usage = `usage: npm run bench -- [options]
   --skip-build         use the existing build/ and public/build/
   --compare <git-ref>  also build <git-ref> in a temporary directory and compare GET / on both builds,
                        in alternating rounds (A/B), e.g. --compare HEAD~1
-  --compare-only       with --compare: only the A/B comparison (no other phases, no Lighthouse)
+  --compare-only       with --compare: only the A/B comparison: GET / load, then Lighthouse on both builds
+                       (3 runs per page and build unless --runs; --no-lighthouse skips it)
+  --lighthouse-only    only page weight and Lighthouse (no load phases)
   --duration <s>       seconds per load phase (default 10)
   --connections <n>    autocannon connections (default 50)
   --runs <n>           Lighthouse runs per page (default 5)
@@ -51,6 +53,7 @@ function parseArgs(argv) {
     build: true,
     compare: undefined,
     compareOnly: false,
+    lighthouseOnly: false,
     duration: undefined,
     connections: 50,
     runs: undefined,
@@ -67,10 +70,13 @@ function parseArgs(argv) {
     else if (arg === "--skip-build") options.build = false;
     else if (arg === "--compare") options.compare = value();
     else if (arg === "--compare-only") options.compareOnly = true;
+    else if (arg === "--lighthouse-only") options.lighthouseOnly = true;
     else if (arg === "--duration") options.duration = Number(value());
     else if (arg === "--connections") options.connections = Number(value());
-    else if (arg === "--runs") options.runs = Number(value());
-    else if (arg === "--help" || arg === "-h") {
+    else if (arg === "--runs") {
+      options.runs = Number(value());
+      options.runsGiven = true;
+    } else if (arg === "--help" || arg === "-h") {
       console.log(usage);
       process.exit(0);
     } else throw new Error(`unknown option ${arg}\n${usage}`);
@@ -110,9 +116,13 @@ process.on("SIGTERM", () => fail(new Error("terminated")));
 // ---------------------------------------------------------------------------------------------------------------
 // Phases
 
-const headersFor = { "Accept-Encoding": loadAcceptEncoding, "User-Agent": "Mozilla/5.0 (bench) autocannon" };
+/** A browser's headers: Chromium's Accept-Encoding, and a user agent isbot does not take for a crawler. */
+const headersFor = {
+  "Accept-Encoding": loadAcceptEncoding,
+  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
+};
 
-async function getPhase(name, url, pid, options) {
+async function getPhase(name, url, pid, options, acceptEncoding = loadAcceptEncoding) {
   log(`${name}: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s`);
   const result = await loadPhase({
     name,
@@ -121,8 +131,9 @@ async function getPhase(name, url, pid, options) {
     connections: options.connections,
     durationS: options.duration,
     warmupS: options.warmup,
-    options: { headers: headersFor },
+    options: { headers: { ...headersFor, "Accept-Encoding": acceptEncoding } },
   });
+  result.acceptEncoding = acceptEncoding;
   result.machineLoad1m = machineLoad();
   return result;
 }
@@ -235,6 +246,47 @@ async function comparePhase(current, previous, options) {
   return { rounds, durationS, current: sum(sides.current), compare: sum(sides.compare) };
 }
 
+/** The load phases, one after another on the same servers: baseline, site, site uncompressed, healthz, posts. */
+async function loadPhases(site, upstream, options) {
+  const baseline = await startBaseline(site.origin);
+  const baselinePhase = await getPhase("GET / baseline", `${baseline.origin}/`, baseline.pid, options);
+  const sitePhase = await getPhase("GET / site", `${site.origin}/`, site.pid, options);
+  const identityPhase = await getPhase("GET / site uncompressed", `${site.origin}/`, site.pid, options, "identity");
+  const healthzPhase = await getPhase("GET /healthz site", `${site.origin}/healthz`, site.pid, options);
+  const post = await postPhase(site, upstream, options);
+  const memoryAfter = { site: memory(site.pid), baseline: memory(baseline.pid) };
+  await stopChild(baseline.child);
+  const ratios = {
+    siteVsBaselineRps: ratio(sitePhase.requestsPerSec, baselinePhase.requestsPerSec),
+    healthzVsBaselineRps: ratio(healthzPhase.requestsPerSec, baselinePhase.requestsPerSec),
+    siteVsHealthzRps: ratio(sitePhase.requestsPerSec, healthzPhase.requestsPerSec),
+    siteVsBaselineCpu: ratio(sitePhase.serverCpuMsPerRequest, baselinePhase.serverCpuMsPerRequest),
+    healthzVsBaselineCpu: ratio(healthzPhase.serverCpuMsPerRequest, baselinePhase.serverCpuMsPerRequest),
+    siteMinusHealthzCpuMs: sitePhase.serverCpuMsPerRequest - healthzPhase.serverCpuMsPerRequest,
+    compressedMinusUncompressedCpuMs: sitePhase.serverCpuMsPerRequest - identityPhase.serverCpuMsPerRequest,
+  };
+  return {
+    encoding: baseline.variants[0].contentEncoding,
+    baselineVariants: baseline.variants,
+    baseline: baselinePhase,
+    site: sitePhase,
+    siteUncompressed: identityPhase,
+    healthz: healthzPhase,
+    post,
+    ratios,
+    memory: memoryAfter,
+  };
+}
+
+/** Keeps the full report of a page's representative run: bench/results/lighthouse/<side>-<page>.json. */
+function saveLighthouseReport(side, path, lhr) {
+  const dir = join(resultsDir, "lighthouse");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${side}-${path === "/" ? "home" : path.slice(1).replace(/\W+/g, "-")}.json`);
+  writeFileSync(file, JSON.stringify(lhr));
+  return file.slice(root.length + 1);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 
@@ -251,6 +303,7 @@ function loadRow(label, phase) {
     num(phase.completed),
     String(phase.errors + phase.timeouts),
     codes,
+    num(phase.machineLoad1m, 1),
   ];
 }
 
@@ -300,46 +353,46 @@ function renderCompare(compare) {
       `CPU ms/req x${num(ratio(compare.current.cpuMsPerRequest, compare.compare.cpuMsPerRequest), 3)}, ` +
       `p50 x${num(ratio(compare.current.p50, compare.compare.p50), 3)}; ` +
       `per round (req/s this/ref): ${compare.current.rounds.map((r, i) => num(ratio(r.requestsPerSec, compare.compare.rounds[i].requestsPerSec), 2)).join(" ")}`,
+    ...(compare.lighthouse ? ["", renderLighthouseAB(compare)] : []),
   ].join("\n");
 }
 
-function render(results) {
+function renderLoad(load) {
   const out = [];
-  const { meta, load, weight, memory: mem, lighthouse: lh, compare } = results;
-  out.push(
-    header(meta),
-    `autocannon: ${meta.connections} connections, ${meta.warmupS} s warm-up + ${meta.durationS} s per phase, ` +
-      `Accept-Encoding: ${loadAcceptEncoding} -> site answers ${load.encoding || "identity"}`,
-    "",
-  );
   out.push(
     table(
-      ["load phase", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "requests", "errors", "statuses"],
+      ["load phase", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "requests", "errors", "statuses", "load avg"],
       [
         loadRow("GET /  baseline (node:http, same bytes)", load.baseline),
         loadRow("GET /  site (remix-serve)", load.site),
+        loadRow("GET /  site, uncompressed (Accept-Encoding: identity)", load.siteUncompressed),
         loadRow("GET /healthz  site (remix-serve)", load.healthz),
         loadRow("POST /contact  site -> fake upstream", load.post),
       ],
     ),
   );
   const r = load.ratios;
-  out.push(
-    "",
-    `ratios: site / baseline req/s ${num(r.siteVsBaselineRps, 3)} (baseline ${num(1 / r.siteVsBaselineRps, 1)}x faster);` +
-      ` CPU ms/req site / baseline ${num(r.siteVsBaselineCpu, 1)}x`,
-    `        healthz / baseline req/s ${num(r.healthzVsBaselineRps, 3)}; site / healthz req/s ${num(r.siteVsHealthzRps, 3)};` +
-      ` CPU ms/req site - healthz = ${num(r.siteMinusHealthzCpuMs, 3)} ms (the page's own share)`,
-  );
   const e = load.post.enquiries;
   out.push(
-    `enquiries: ${num(e.answered303)} answered 303, upstream received ${num(e.upstreamReceived)} ` +
-      `(${num(e.distinctMessages)} distinct messages), other statuses ${JSON.stringify(e.otherStatuses)} -> ${e.ok ? "OK, nothing lost" : `MISMATCH (lost ${e.lost})`}`,
     "",
+    `site / baseline:     req/s x${num(r.siteVsBaselineRps, 4)} (the baseline is ${num(1 / r.siteVsBaselineRps, 0)}x faster), ` +
+      `CPU ms/req x${num(r.siteVsBaselineCpu, 0)}`,
+    `healthz / baseline:  req/s x${num(r.healthzVsBaselineRps, 4)}, CPU ms/req x${num(r.healthzVsBaselineCpu, 0)}  (the framework's floor)`,
+    `site / healthz:      req/s x${num(r.siteVsHealthzRps, 3)}; CPU ms/req site - healthz = ${num(r.siteMinusHealthzCpuMs, 2)} ms ` +
+      `(rendering the page), of which compression ${num(r.compressedMinusUncompressedCpuMs, 2)} ms (site - site uncompressed)`,
+    `enquiries: ${num(e.answered303)} answered 303, upstream received ${num(e.upstreamReceived)} ` +
+      `(${num(e.distinctMessages)} distinct messages), other statuses ${JSON.stringify(e.otherStatuses)} -> ` +
+      `${e.ok ? "OK, nothing lost" : `MISMATCH (lost ${e.lost})`}${load.post.stoppedEarly ? " (stopped by the time limit)" : ""}`,
   );
-  out.push(
+  return out.join("\n");
+}
+
+function renderWeight(weight, mem) {
+  const home = weight.find((page) => page.path === "/");
+  const failed = weight.flatMap((page) => page.failed);
+  return [
     table(
-      ["page weight (wire, Accept-Encoding: gzip)", "HTML", "CSS", "JS", "images (eager)", "total", "HTML raw"],
+      ["page weight (wire bytes, Accept-Encoding: gzip)", "HTML", "CSS", "JS", "images (eager)", "total", "HTML raw"],
       weight.map((page) => [
         page.path,
         kB(page.html.wireBytes),
@@ -350,40 +403,79 @@ function render(results) {
         kB(page.html.bytes),
       ]),
     ),
-  );
-  const home = weight.find((page) => page.path === "/");
-  out.push(
-    `JS for / : ${num(home.js.wireBytes)} bytes gzipped in ${home.js.files.length} files, budget ${num(jsBudgetBytes)} -> ${home.js.wireBytes <= jsBudgetBytes ? "OK" : "OVER"}` +
-      (weight.some((page) => page.failed.length) ? `; failed: ${weight.flatMap((page) => page.failed).join(", ")}` : ""),
-    `server memory (remix-serve): VmHWM ${MB(mem.afterLoad.hwm)} after the load phases, ${MB(mem.atEnd.hwm)} at the end; ` +
-      `baseline VmHWM ${MB(mem.baseline.hwm)}`,
-  );
-  if (compare) out.push("", renderCompare(compare));
-  if (lh) {
-    const fmt = (value) => (Number.isFinite(value) ? String(Math.round(value)) : "-");
-    out.push(
-      "",
-      `Lighthouse 12 (mobile preset, simulated throttling), median of ${meta.lighthouseRuns} run(s) per page:`,
-      table(
-        ["page", ...categories.map((id) => id.replace("best-practices", "best-pr.")), "FCP ms", "LCP ms", "TBT ms", "CLS (max)", "LCP element"],
-        Object.entries(lh).map(([path, page]) => [
-          path,
-          ...categories.map((id) => fmt(page.scores[id])),
-          fmt(page.metrics.fcp),
-          fmt(page.metrics.lcp),
-          fmt(page.metrics.tbt),
-          `${num(page.metrics.cls, 3)} (${num(page.maxCls, 3)})`,
-          page.lcpElement ? page.lcpElement.snippet.slice(0, 70) : "-",
-        ]),
-      ),
-    );
-    for (const [path, page] of Object.entries(lh)) {
-      if (page.errors.length) out.push(`  ${path}: ${page.errors.length} run(s) failed: ${page.errors[0]}`);
-      for (const audit of page.flagged) {
-        out.push(`  ${path}: flagged in ${audit.runs}/${page.okRuns}: ${audit.id} (${audit.title}) ${audit.displayValue}`.trimEnd());
-      }
+    `JS for /: ${num(home.js.wireBytes)} bytes gzipped in ${home.js.files.length} files, budget ${num(jsBudgetBytes)} -> ` +
+      `${home.js.wireBytes <= jsBudgetBytes ? "OK" : "OVER"}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
+    `server peak memory (VmHWM, remix-serve): ${MB(mem.afterLoad?.hwm)} after the load phases, ${MB(mem.atEnd.hwm)} at the end; ` +
+      `baseline ${MB(mem.baseline?.hwm)}`,
+  ].join("\n");
+}
+
+function renderLighthouseAB(compare) {
+  const fmt = (value) => (Number.isFinite(value) ? String(Math.round(value)) : "-");
+  const rows = [];
+  for (const path of Object.keys(compare.lighthouse.current)) {
+    for (const [side, label] of [["current", "this tree"], ["compare", compare.ref]]) {
+      const page = compare.lighthouse[side][path];
+      rows.push([
+        `${path} ${label}`,
+        ...categories.map((id) => fmt(page.scores[id])),
+        fmt(page.metrics.fcp),
+        fmt(page.metrics.lcp),
+        fmt(page.metrics.tbt),
+        fmt(page.metrics.si),
+        num(page.maxCls, 3),
+      ]);
     }
   }
+  return [
+    `Lighthouse A/B (mobile), median of ${compare.lighthouseRuns} run(s) per page and build, builds alternating:`,
+    table(["page / build", "perf", "a11y", "best-pr.", "SEO", "FCP ms", "LCP ms", "TBT ms", "SI ms", "CLS max"], rows),
+  ].join("\n");
+}
+
+function renderLighthouse(lh, runs) {
+  const fmt = (value) => (Number.isFinite(value) ? String(Math.round(value)) : "-");
+  const out = [
+    `Lighthouse 12 (mobile preset, simulated throttling), median of ${runs} run(s) per page:`,
+    table(
+      ["page", "perf", "a11y", "best-pr.", "SEO", "FCP ms", "LCP ms", "TBT ms", "SI ms", "CLS (max)", "LCP element"],
+      Object.entries(lh).map(([path, page]) => [
+        path,
+        ...categories.map((id) => fmt(page.scores[id])),
+        fmt(page.metrics.fcp),
+        fmt(page.metrics.lcp),
+        fmt(page.metrics.tbt),
+        fmt(page.metrics.si),
+        `${num(page.metrics.cls, 3)} (${num(page.maxCls, 3)})`,
+        page.lcpElement ? page.lcpElement.snippet.slice(0, 60) : "-",
+      ]),
+    ),
+    "audits below a full score (in how many runs):",
+  ];
+  for (const [path, page] of Object.entries(lh)) {
+    if (page.errors.length) out.push(`  ${path}: ${page.errors.length} run(s) failed: ${page.errors[0]}`);
+    const list = page.flagged
+      .sort((a, b) => b.runs - a.runs || a.id.localeCompare(b.id))
+      .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ""} ${audit.runs}/${page.okRuns}`);
+    out.push(`  ${path}: ${list.join("; ") || "none"}`);
+  }
+  return out.join("\n");
+}
+
+function render(results) {
+  const { meta, load, weight, memory: mem, lighthouse: lh, compare } = results;
+  const out = [header(meta)];
+  if (load) {
+    out.push(
+      `autocannon: ${meta.connections} connections, ${meta.warmupS} s warm-up + ${meta.durationS} s per phase, ` +
+        `Accept-Encoding: ${loadAcceptEncoding} (site answers ${load.encoding || "identity"})`,
+      "",
+      renderLoad(load),
+    );
+  }
+  out.push("", renderWeight(weight, mem));
+  if (compare) out.push("", renderCompare(compare));
+  if (lh) out.push("", renderLighthouse(lh, meta.lighthouseRuns));
   out.push("", `JSON: ${join("bench", "results", "latest.json")}`);
   return out.join("\n");
 }
@@ -395,7 +487,7 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   mkdirSync(resultsDir, { recursive: true });
   // The whole run stops by itself, whatever happens.
-  const limitMinutes = 6 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
+  const limitMinutes = 9 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
   setTimeout(() => fail(new Error(`time limit of ${limitMinutes} min reached`)), limitMinutes * 60_000).unref();
   const loadBefore = machineLoad();
   const chromePath = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -420,6 +512,17 @@ async function main() {
     compare.compare.htmlBytes = await htmlBytes(other.origin);
     compare.current.memory = memory(site.pid);
     compare.compare.memory = memory(other.pid);
+    if (options.compareOnly && options.lighthouse) {
+      const runs = options.runsGiven ? options.runs : 3;
+      log(`Lighthouse A/B: ${runs} run(s) x ${pages.length} pages x 2 builds`);
+      compare.lighthouse = await lighthouseSides({ current: site.origin, compare: other.origin }, pages, {
+        runs,
+        chromePath,
+        onProgress: log,
+        saveReport: saveLighthouseReport,
+      });
+      compare.lighthouseRuns = runs;
+    }
     await stopChild(other.child);
     if (options.compareOnly) {
       await stopChild(site.child);
@@ -431,38 +534,26 @@ async function main() {
       process.exit(0);
     }
   }
-  const baseline = await startBaseline(site.origin);
-
   log("page weight");
   const weight = [];
   for (const path of pages) weight.push(await pageWeight(site.origin, path));
 
-  const baselinePhase = await getPhase("GET / baseline", `${baseline.origin}/`, baseline.pid, options);
-  const sitePhase = await getPhase("GET / site", `${site.origin}/`, site.pid, options);
-  const healthzPhase = await getPhase("GET /healthz site", `${site.origin}/healthz`, site.pid, options);
-  const post = await postPhase(site, upstream, options);
-  const memAfterLoad = memory(site.pid);
-  const baselineMemory = memory(baseline.pid);
-  await stopChild(baseline.child);
-
+  const load = options.lighthouseOnly ? undefined : await loadPhases(site, upstream, options);
   await stopChild(upstream.child);
 
   let lighthouse;
   if (options.lighthouse) {
     log(`Lighthouse: ${options.runs} run(s) x ${pages.length} pages with ${chromePath}`);
-    lighthouse = await lighthousePages(site.origin, pages, { runs: options.runs, chromePath, onProgress: log });
+    ({ current: lighthouse } = await lighthouseSides({ current: site.origin }, pages, {
+      runs: options.runs,
+      chromePath,
+      onProgress: log,
+      saveReport: saveLighthouseReport,
+    }));
   }
   const memAtEnd = memory(site.pid);
   await stopChild(site.child, { graceMs: 10_000 });
 
-  const ratios = {
-    siteVsBaselineRps: ratio(sitePhase.requestsPerSec, baselinePhase.requestsPerSec),
-    healthzVsBaselineRps: ratio(healthzPhase.requestsPerSec, baselinePhase.requestsPerSec),
-    siteVsHealthzRps: ratio(sitePhase.requestsPerSec, healthzPhase.requestsPerSec),
-    siteVsBaselineCpu: ratio(sitePhase.serverCpuMsPerRequest, baselinePhase.serverCpuMsPerRequest),
-    healthzVsBaselineCpu: ratio(healthzPhase.serverCpuMsPerRequest, baselinePhase.serverCpuMsPerRequest),
-    siteMinusHealthzCpuMs: sitePhase.serverCpuMsPerRequest - healthzPhase.serverCpuMsPerRequest,
-  };
   const results = {
     meta: {
       date: new Date().toISOString(),
@@ -470,18 +561,10 @@ async function main() {
       lighthouseRuns: options.lighthouse ? options.runs : 0,
       chromePath: options.lighthouse ? chromePath : undefined,
     },
-    load: {
-      encoding: baseline.variants[0].contentEncoding,
-      baselineVariants: baseline.variants,
-      baseline: baselinePhase,
-      site: sitePhase,
-      healthz: healthzPhase,
-      post,
-      ratios,
-    },
+    load,
     weight,
     jsBudget: { path: "/", wireBytes: weight[0].js.wireBytes, budget: jsBudgetBytes, ok: weight[0].js.wireBytes <= jsBudgetBytes },
-    memory: { afterLoad: memAfterLoad, atEnd: memAtEnd, baseline: baselineMemory },
+    memory: { afterLoad: load?.memory.site, atEnd: memAtEnd, baseline: load?.memory.baseline },
     compare,
     lighthouse,
   };
@@ -489,7 +572,7 @@ async function main() {
   writeFileSync(join(resultsDir, `bench-${results.meta.date.replace(/[:.]/g, "-")}.json`), `${JSON.stringify(results)}\n`);
   console.log(render(results));
   for (const cleanup of cleanups) cleanup();
-  process.exit(post.enquiries.ok ? 0 : 1);
+  process.exit(!load || load.post.enquiries.ok ? 0 : 1);
 }
 
 main().catch(fail);

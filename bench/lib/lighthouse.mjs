@@ -70,63 +70,78 @@ async function runOnce(url, { chromePath, timeoutMs }) {
       timeout,
     ]);
     if (!result?.lhr) throw new Error(`Lighthouse returned no result for ${url}`);
-    return summarise(result.lhr);
+    return { ...summarise(result.lhr), lhr: result.lhr };
   } finally {
     clearTimeout(timer);
     chrome.kill();
   }
 }
 
+/** Medians, LCP element and flagged audits of one page's runs. */
+function aggregate(path, all, saveReport) {
+  const good = all.filter((run) => !run.error && !run.runtimeError);
+  const scores = Object.fromEntries(categories.map((id) => [id, median(good.map((run) => run.scores[id]))]));
+  const metrics = Object.fromEntries(Object.keys(metricIds).map((key) => [key, median(good.map((run) => run.metrics[key]))]));
+  // The representative run: performance score nearest the median, then LCP nearest the median.
+  const representative = good
+    .slice()
+    .sort(
+      (a, b) =>
+        Math.abs(a.scores.performance - scores.performance) - Math.abs(b.scores.performance - scores.performance) ||
+        Math.abs(a.metrics.lcp - metrics.lcp) - Math.abs(b.metrics.lcp - metrics.lcp),
+    )[0];
+  // Every audit flagged in any run, with how many runs flagged it.
+  const flaggedCounts = new Map();
+  for (const run of good) {
+    for (const audit of run.flagged) {
+      const entry = flaggedCounts.get(audit.id) ?? { ...audit, runs: 0 };
+      entry.runs += 1;
+      flaggedCounts.set(audit.id, entry);
+    }
+  }
+  // The full report of the representative run, for the Lighthouse viewer; the summary keeps the rest.
+  const report = representative && saveReport ? saveReport(path, representative.lhr) : undefined;
+  for (const run of all) delete run.lhr;
+  return {
+    runs: all.length,
+    okRuns: good.length,
+    scores,
+    metrics,
+    lcpElement: representative?.lcpElement ?? null,
+    report,
+    maxCls: Math.max(...good.map((run) => run.metrics.cls)),
+    flagged: [...flaggedCounts.values()],
+    errors: all.filter((run) => run.error || run.runtimeError).map((run) => run.error ?? run.runtimeError),
+    all,
+  };
+}
+
 /**
- * Runs Lighthouse `runs` times on each page (pages interleaved, so a noisy minute hits all pages alike) and returns,
- * per page, the median of every category score and metric, the LCP element and the flagged audits of the median run.
+ * Runs Lighthouse `runs` times on each page of each side ({ name: origin }), interleaving pages and sides (and
+ * alternating the side order every round) so that a noisy minute on a shared machine hits everything alike.
+ * Returns { [side]: { [path]: medians, LCP element, flagged audits } }.
  */
-export async function lighthousePages(origin, paths, { runs, chromePath, timeoutMs = 90_000, onProgress = () => {} }) {
-  const perPage = new Map(paths.map((path) => [path, []]));
+export async function lighthouseSides(sides, paths, { runs, chromePath, timeoutMs = 90_000, onProgress = () => {}, saveReport }) {
+  const names = Object.keys(sides);
+  const collected = Object.fromEntries(names.map((name) => [name, Object.fromEntries(paths.map((path) => [path, []]))]));
   for (let round = 0; round < runs; round++) {
+    const order = round % 2 === 0 ? names : names.slice().reverse();
     for (const path of paths) {
-      const url = new URL(path, origin).href;
-      try {
-        perPage.get(path).push(await runOnce(url, { chromePath, timeoutMs }));
-      } catch (error) {
-        perPage.get(path).push({ error: String(error?.message ?? error) });
-      }
-      onProgress(`lighthouse ${path} run ${round + 1}/${runs}`);
-    }
-  }
-  const pages = {};
-  for (const [path, all] of perPage) {
-    const good = all.filter((run) => !run.error && !run.runtimeError);
-    const scores = Object.fromEntries(categories.map((id) => [id, median(good.map((run) => run.scores[id]))]));
-    const metrics = Object.fromEntries(Object.keys(metricIds).map((key) => [key, median(good.map((run) => run.metrics[key]))]));
-    // The representative run: performance score nearest the median, then LCP nearest the median.
-    const representative = good
-      .slice()
-      .sort(
-        (a, b) =>
-          Math.abs(a.scores.performance - scores.performance) - Math.abs(b.scores.performance - scores.performance) ||
-          Math.abs(a.metrics.lcp - metrics.lcp) - Math.abs(b.metrics.lcp - metrics.lcp),
-      )[0];
-    // Every audit flagged in any run, with how many runs flagged it.
-    const flaggedCounts = new Map();
-    for (const run of good) {
-      for (const audit of run.flagged) {
-        const entry = flaggedCounts.get(audit.id) ?? { ...audit, runs: 0 };
-        entry.runs += 1;
-        flaggedCounts.set(audit.id, entry);
+      for (const name of order) {
+        const url = new URL(path, sides[name]).href;
+        try {
+          collected[name][path].push(await runOnce(url, { chromePath, timeoutMs }));
+        } catch (error) {
+          collected[name][path].push({ error: String(error?.message ?? error) });
+        }
+        onProgress(`lighthouse ${names.length > 1 ? `${name} ` : ""}${path} run ${round + 1}/${runs}`);
       }
     }
-    pages[path] = {
-      runs: all.length,
-      okRuns: good.length,
-      scores,
-      metrics,
-      lcpElement: representative?.lcpElement ?? null,
-      maxCls: Math.max(...good.map((run) => run.metrics.cls)),
-      flagged: [...flaggedCounts.values()],
-      errors: all.filter((run) => run.error || run.runtimeError).map((run) => run.error ?? run.runtimeError),
-      all,
-    };
   }
-  return pages;
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      Object.fromEntries(paths.map((path) => [path, aggregate(path, collected[name][path], saveReport && ((p, lhr) => saveReport(name, p, lhr)))])),
+    ]),
+  );
 }
