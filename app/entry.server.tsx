@@ -3,7 +3,6 @@ import { finished } from "node:stream";
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getConfig } from "~/config.server";
 import { CoalesceChunks } from "~/http/coalesce.server";
@@ -23,9 +22,11 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = randomBytes(16).toString("base64");
-  // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
-  const readyEvent = isbot(request.headers.get("user-agent")) ? "onAllReady" : "onShellReady";
 
+  // Everyone, browser or crawler, gets the whole document at once (onAllReady). No route defers data, so sending
+  // the shell first only split the page: the loader data followed a few ticks later in separate chunks, each
+  // compressed and flushed on its own, behind a Suspense placeholder and a script to swap it in. A route that starts
+  // deferring slow data should send browsers the shell first again (onShellReady, as the Remix template does).
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // The render is abandoned if it has not finished streaming by then. The timer is cleared as soon as the stream
@@ -38,8 +39,10 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
+        onShellReady() {
           shellRendered = true;
+        },
+        onAllReady() {
           // One chunk per burst of React output rather than one per 2 KB: see CoalesceChunks.
           const body = new CoalesceChunks();
           applyDocumentHeaders(responseHeaders, { nonce, method: request.method, status: responseStatusCode, dev });
