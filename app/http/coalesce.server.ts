@@ -1,0 +1,38 @@
+import { Transform, type TransformCallback } from "node:stream";
+
+/**
+ * Joins the chunks written in one turn of the event loop into a single chunk.
+ *
+ * React's renderToPipeableStream writes a document in 2 KB pieces, and Remix's server adapter calls `res.flush()`
+ * after every chunk it forwards, so remix-serve's compression middleware compressed and flushed each piece on its
+ * own: about eight brotli/gzip flushes and socket writes per page, and a larger compressed body (each flush ends a
+ * block). React writes everything that is ready in one synchronous burst, so collecting a burst and passing it on at
+ * the next turn keeps streaming (a later Suspense boundary still goes out as soon as it resolves) while the
+ * compressor sees one chunk per burst instead of one per 2 KB.
+ */
+export class CoalesceChunks extends Transform {
+  private pending: Buffer[] = [];
+  private scheduled = false;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.pending.push(chunk);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.release());
+    }
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.release();
+    callback();
+  }
+
+  private release(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || this.destroyed) return;
+    const chunk = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    this.push(chunk);
+  }
+}

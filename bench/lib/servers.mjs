@@ -1,0 +1,119 @@
+// The processes the benchmark measures: the built site as `npm start` runs it, the fake upstream API, the node:http
+// baseline, and a second build of another git ref for A/B comparisons. Each runs in its own process.
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { decode, getRaw } from "./bytes.mjs";
+import { freePort, host, spawnLogged, waitForUrl } from "./proc.mjs";
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const resultsDir = join(root, "bench", "results");
+/** What Chromium sends; remix-serve's compression answers it with br. */
+export const loadAcceptEncoding = "gzip, deflate, br, zstd";
+
+/** Runs a command to completion with its output in a log file; rejects on a non-zero exit or after timeoutMs. */
+export function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs }) {
+  return new Promise((resolvePromise, reject) => {
+    const fd = openSync(logFile, "w");
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", fd, fd] });
+    closeSync(fd);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}); see ${logFile}`));
+    });
+  });
+}
+
+const remixCli = join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
+const serveCli = join(root, "node_modules", "@remix-run", "serve", "dist", "cli.js");
+
+export async function build(cwd, logFile) {
+  await runToEnd(process.execPath, [remixCli, "build"], {
+    cwd,
+    env: { ...process.env, NODE_ENV: "production" },
+    logFile,
+    timeoutMs: 180_000,
+  });
+}
+
+/** The built site exactly as `npm start` runs it (remix-serve ./build/index.js), in its own process. */
+export async function startSite({ cwd = root, label, apiHost, cpuProfDir }) {
+  const port = await freePort();
+  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : [];
+  const child = spawnLogged(process.execPath, [...nodeArgs, serveCli, "./build/index.js"], {
+    cwd,
+    env: { ...process.env, NODE_ENV: "production", HOST: host, PORT: String(port), API_HOST: apiHost, API_TIMEOUT_MS: "10000" },
+    logFile: join(resultsDir, `server-${label}.log`),
+  });
+  const origin = `http://${host}:${port}`;
+  await waitForUrl(`${origin}/healthz`, { child, timeoutMs: 30_000 });
+  return { child, pid: child.pid, origin };
+}
+
+export async function startUpstream() {
+  const port = await freePort();
+  const child = spawnLogged(process.execPath, [join(root, "tests", "support", "fake-upstream.mjs"), "--port", String(port)], {
+    cwd: root,
+    env: process.env,
+    logFile: join(resultsDir, "upstream.log"),
+  });
+  const origin = `http://${host}:${port}`;
+  await waitForUrl(`${origin}/__control/count`, { child });
+  return { child, pid: child.pid, origin };
+}
+
+/**
+ * Captures the site's `/` once per Content-Encoding and starts the node:http baseline that replays those bytes.
+ * The Accept-Encoding of the load phases maps to the same Content-Encoding on both servers.
+ */
+export async function startBaseline(siteOrigin) {
+  const variants = [];
+  for (const acceptEncoding of [loadAcceptEncoding, "gzip", "identity"]) {
+    const { status, headers, body } = await getRaw(`${siteOrigin}/`, { "Accept-Encoding": acceptEncoding });
+    if (status !== 200) throw new Error(`GET / answered ${status}`);
+    const keep = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name)),
+    );
+    variants.push({
+      acceptEncoding,
+      contentEncoding: String(headers["content-encoding"] ?? ""),
+      headers: keep,
+      body: body.toString("base64"),
+      wireBytes: body.length,
+      bytes: decode(body, String(headers["content-encoding"] ?? "")).length,
+    });
+  }
+  const file = join(resultsDir, "baseline-variants.json");
+  writeFileSync(file, JSON.stringify(variants));
+  const port = await freePort();
+  const child = spawnLogged(process.execPath, [join(root, "bench", "baseline-server.mjs"), file], {
+    cwd: root,
+    env: { ...process.env, HOST: host, PORT: String(port) },
+    logFile: join(resultsDir, "baseline.log"),
+  });
+  const origin = `http://${host}:${port}`;
+  await waitForUrl(`${origin}/`, { child });
+  // Check the claim "same bytes, same encoding" rather than assume it.
+  const site = variants[0];
+  const check = await getRaw(`${origin}/`, { "Accept-Encoding": loadAcceptEncoding });
+  const sameEncoding = String(check.headers["content-encoding"] ?? "") === site.contentEncoding;
+  if (!sameEncoding || check.body.length !== site.wireBytes) throw new Error("the baseline does not send what the site sent");
+  return { child, pid: child.pid, origin, variants: variants.map(({ body: _body, headers: _headers, ...rest }) => rest) };
+}
+
+/** Copies <ref> out of git into a temporary directory (git archive: the repository is only read) and builds it. */
+export async function prepareRef(ref, cleanups) {
+  const sha = execFileSync("git", ["rev-parse", "--verify", `${ref}^{commit}`], { cwd: root, encoding: "utf8" }).trim();
+  const dir = mkdtempSync(join(tmpdir(), "haunt-bench-ref-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const tar = execFileSync("git", ["archive", "--format=tar", sha], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+  execFileSync("tar", ["-x", "-C", dir], { input: tar });
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  await build(dir, join(resultsDir, "build-compare.log"));
+  return { dir, sha };
+}
