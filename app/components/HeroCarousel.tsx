@@ -12,6 +12,7 @@ import {
   type FocusEvent,
   type KeyboardEvent,
   type PointerEvent,
+  type ReactNode,
 } from "react";
 import { carousel } from "~/content/site";
 import { useHydrated } from "~/hooks/useHydrated";
@@ -44,6 +45,21 @@ type Rotation = "auto" | "on" | "off";
 
 const roundButton =
   "pointer-events-auto grid h-11 w-11 place-items-center rounded-full border border-bone-50/20 bg-night-950/70 text-bone-50 shadow-lg shadow-night-950/50 backdrop-blur-sm transition-colors hover:border-ember-400/70 hover:bg-night-950/90 hover:text-ember-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 motion-reduce:transition-none";
+
+/** A round icon button laid over the image; `position` places it in the controls box. */
+function RoundButton(props: { label: string; controls: string; onClick: () => void; position: string; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      onClick={props.onClick}
+      aria-label={props.label}
+      aria-controls={props.controls}
+      className={`${roundButton} absolute ${props.position}`}
+    >
+      {props.children}
+    </button>
+  );
+}
 
 /**
  * The home page's fading slide show (W3C ARIA carousel pattern). The server renders the first slide; after hydration
@@ -150,33 +166,30 @@ export function HeroCarousel() {
       {hydrated ? (
         // Laid over the image box (same aspect ratio), so showing the controls moves nothing.
         <div className="pointer-events-none absolute inset-x-0 top-0 z-10 aspect-video">
-          <button
-            type="button"
+          <RoundButton
+            label={rotationOn ? carousel.stopRotation : carousel.startRotation}
+            controls={slidesId}
             onClick={() => setRotation(rotationOn ? "off" : "on")}
-            aria-label={rotationOn ? carousel.stopRotation : carousel.startRotation}
-            aria-controls={slidesId}
-            className={`${roundButton} absolute left-3 top-3`}
+            position="left-3 top-3"
           >
             {rotationOn ? <PauseIcon /> : <PlayIcon />}
-          </button>
-          <button
-            type="button"
+          </RoundButton>
+          <RoundButton
+            label={carousel.previous}
+            controls={slidesId}
             onClick={() => go("previous")}
-            aria-label={carousel.previous}
-            aria-controls={slidesId}
-            className={`${roundButton} absolute left-3 top-1/2 -translate-y-1/2`}
+            position="left-3 top-1/2 -translate-y-1/2"
           >
             <PreviousIcon />
-          </button>
-          <button
-            type="button"
+          </RoundButton>
+          <RoundButton
+            label={carousel.next}
+            controls={slidesId}
             onClick={() => go("next")}
-            aria-label={carousel.next}
-            aria-controls={slidesId}
-            className={`${roundButton} absolute right-3 top-1/2 -translate-y-1/2`}
+            position="right-3 top-1/2 -translate-y-1/2"
           >
             <NextIcon />
-          </button>
+          </RoundButton>
           <div
             role="group"
             aria-label={carousel.pickersLabel}
