@@ -29,14 +29,17 @@ function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?
 
 function MenuIcon() {
   return (
-    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2">
+    <svg aria-hidden="true" className="shrink-0" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2">
       <path d="M3 5h14M3 10h14M3 15h14" strokeLinecap="round" />
     </svg>
   );
 }
 
 const toggleClass =
-  "flex cursor-pointer list-none items-center gap-2 rounded-md border border-night-600 bg-night-800 px-3 py-2 text-base font-medium text-bone-100 hover:border-ember-500 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 [&::-webkit-details-marker]:hidden";
+  "flex h-full w-full cursor-pointer list-none items-center gap-2 rounded-md border border-night-600 bg-night-800 px-3 py-2 text-base font-medium text-bone-100 hover:border-ember-500 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 [&::-webkit-details-marker]:hidden";
+// The toggle's box has a fixed size and its icon a fixed place (left-aligned, never shrunk), so nothing moves while
+// the label's text settles on first paint (measured under CPU load: the box took its content's size, a layout shift).
+const toggleBoxClass = "h-10 w-[6.5rem] lg:hidden";
 const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-night-900/95 shadow-lg backdrop-blur";
 
 /**
@@ -53,7 +56,7 @@ function MobileMenu() {
 
   if (!hydrated) {
     return (
-      <details className="lg:hidden">
+      <details className={toggleBoxClass}>
         <summary className={toggleClass} data-nav-toggle="">
           <MenuIcon />
           Menu
@@ -66,7 +69,7 @@ function MobileMenu() {
   }
 
   return (
-    <div className="lg:hidden">
+    <div className={toggleBoxClass}>
       <button
         type="button"
         className={toggleClass}
@@ -89,13 +92,16 @@ function MobileMenu() {
 export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-night-600/80 bg-night-950/90 backdrop-blur" data-site-header="">
-      <div className="relative mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+      {/* A fixed-height bar: nothing in it can push the page down as text settles. */}
+      <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link
           to="/"
           className="flex items-center gap-3 rounded-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ember-400"
         >
           <img src={brand.logo.src} alt={brand.logo.alt} width={40} height={40} className="h-10 w-10" />
-          <span className="font-display text-lg font-semibold tracking-wide text-bone-50 sm:text-xl">{brand.name}</span>
+          <span className="whitespace-nowrap font-display text-base font-semibold tracking-wide text-bone-50 sm:text-xl">
+            {brand.name}
+          </span>
         </Link>
         <nav aria-label="Main" className="hidden lg:block">
           <NavLinks />

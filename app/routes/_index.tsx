@@ -14,10 +14,11 @@ export default function Home() {
           <h1 className="font-display text-4xl font-bold leading-tight text-bone-50 sm:text-5xl">{pages.home.heading}</h1>
           <p className="mt-4 text-lg text-bone-300">{brand.tagline}</p>
           <p
-            className="mt-6 inline-flex items-center gap-2 rounded-full border border-ember-500/60 bg-ember-500/10 px-4 py-2 font-semibold text-ember-300"
+            className="mt-6 inline-flex items-start gap-2 rounded-full border border-ember-500/60 bg-ember-500/10 px-4 py-2 font-semibold text-ember-300"
             data-season-notice=""
           >
-            <span aria-hidden="true" className="h-2 w-2 rounded-full bg-ghoul-400 shadow-[0_0_8px_2px_rgb(143_209_79_/_0.6)]" />
+            {/* Pinned to the first line: it stays put however the notice's text wraps. */}
+            <span aria-hidden="true" className="mt-2 h-2 w-2 shrink-0 rounded-full bg-ghoul-400 shadow-[0_0_8px_2px_rgb(143_209_79_/_0.6)]" />
             {season.openNotice}
           </p>
           <div className="mt-8">
