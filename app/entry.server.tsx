@@ -6,6 +6,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { getConfig } from "~/config.server";
 import { CoalesceChunks } from "~/http/coalesce.server";
+import { deferHydration } from "~/http/defer-hydration.server";
 import { applyDocumentHeaders, hardeningHeaders, noStore } from "~/http/headers.server";
 import { NonceProvider } from "~/nonce";
 
@@ -43,8 +44,9 @@ export default function handleRequest(
           shellRendered = true;
         },
         onAllReady() {
-          // One chunk per burst of React output rather than one per 2 KB: see CoalesceChunks.
-          const body = new CoalesceChunks();
+          // One chunk per burst of React output rather than one per 2 KB (see CoalesceChunks); the first burst is the
+          // whole document, in which the scripts are set to start after the page has loaded (see deferHydration).
+          const body = new CoalesceChunks({ rewriteFirstBurst: deferHydration });
           applyDocumentHeaders(responseHeaders, { nonce, method: request.method, status: responseStatusCode, dev });
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),

@@ -13,6 +13,13 @@ import { Transform, type TransformCallback } from "node:stream";
 export class CoalesceChunks extends Transform {
   private pending: Buffer[] = [];
   private scheduled = false;
+  private rewriteFirst: ((text: string) => string) | undefined;
+
+  /** `rewriteFirstBurst` edits the first chunk (with onAllReady, the whole document) before it is passed on. */
+  constructor(options: { rewriteFirstBurst?: (text: string) => string } = {}) {
+    super();
+    this.rewriteFirst = options.rewriteFirstBurst;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.pending.push(chunk);
@@ -33,6 +40,8 @@ export class CoalesceChunks extends Transform {
     if (this.pending.length === 0 || this.destroyed) return;
     const chunk = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
-    this.push(chunk);
+    const rewrite = this.rewriteFirst;
+    this.rewriteFirst = undefined;
+    this.push(rewrite ? Buffer.from(rewrite(chunk.toString("utf8"))) : chunk);
   }
 }

@@ -47,7 +47,9 @@ export function resourcesOf(html) {
     const kind = name.toLowerCase();
     const rel = (attrs.rel ?? "").toLowerCase();
     if (kind === "link" && rel === "stylesheet") css.add(attrs.href);
-    else if (kind === "link" && (rel === "modulepreload" || (rel === "preload" && attrs.as === "script"))) js.add(attrs.href);
+    // The site defers its modulepreloads until the page has loaded (app/http/defer-hydration.server.ts): still sent.
+    else if (kind === "link" && /^(x-deferred-)?modulepreload$/.test(rel)) js.add(attrs.href);
+    else if (kind === "link" && rel === "preload" && attrs.as === "script") js.add(attrs.href);
     else if (kind === "link" && rel.split(/\s+/).includes("icon")) images.set(attrs.href, "eager");
     else if (kind === "script" && attrs.src) js.add(attrs.src);
     else if (kind === "img" && attrs.src) images.set(attrs.src, attrs.loading === "lazy" ? "lazy" : "eager");
@@ -65,10 +67,28 @@ export function resourcesOf(html) {
 async function sizeOf(origin, path) {
   const { status, headers, body } = await getRaw(new URL(path, origin), { "Accept-Encoding": "gzip" });
   const encoding = String(headers["content-encoding"] ?? "");
-  return { url: path, status, encoding: encoding || "identity", wireBytes: body.length, bytes: decode(body, encoding).length };
+  const decoded = decode(body, encoding);
+  return { url: path, status, encoding: encoding || "identity", wireBytes: body.length, bytes: decoded.length, decoded };
+}
+
+/** Static imports of a (minified) module: `import{a as b}from"/x.js"`, `import"/x.js"`, `export*from"/x.js"`. */
+const staticImports = (code) => [...code.matchAll(/(?:\bimport|\bfrom)\s*"(\/[^"]+\.m?js)"/g)].map((match) => match[1]);
+
+/** The scripts a page loads: those its HTML names, and everything they import statically, transitively. */
+async function scriptsOf(origin, urls) {
+  const seen = new Map();
+  let next = urls;
+  while (next.length > 0) {
+    const fetched = await Promise.all(next.filter((url) => !seen.has(url)).map((url) => sizeOf(origin, url)));
+    for (const file of fetched) seen.set(file.url, file);
+    next = fetched.flatMap((file) => staticImports(file.decoded.toString("utf8"))).filter((url) => !seen.has(url));
+    next = [...new Set(next)];
+  }
+  return [...seen.values()];
 }
 
 const total = (items, key) => items.reduce((sum, item) => sum + item[key], 0);
+const withoutBody = ({ decoded: _decoded, ...file }) => file;
 
 /** Bytes of HTML, CSS, JavaScript and images for one page, each as sent with Accept-Encoding: gzip. */
 export async function pageWeight(origin, path) {
@@ -77,7 +97,7 @@ export async function pageWeight(origin, path) {
   const text = decode(body, String(headers["content-encoding"] ?? "")).toString("utf8");
   const found = resourcesOf(text);
   const css = await Promise.all(found.css.map((url) => sizeOf(origin, url)));
-  const js = await Promise.all(found.js.map((url) => sizeOf(origin, url)));
+  const js = await scriptsOf(origin, found.js);
   const images = await Promise.all(
     found.images.map(async ({ url, loading }) => ({ ...(await sizeOf(origin, url)), loading })),
   );
@@ -85,13 +105,13 @@ export async function pageWeight(origin, path) {
   return {
     path,
     html: { wireBytes: html.wireBytes, bytes: html.bytes, encoding: html.encoding },
-    css: { wireBytes: total(css, "wireBytes"), bytes: total(css, "bytes"), files: css },
-    js: { wireBytes: total(js, "wireBytes"), bytes: total(js, "bytes"), files: js },
+    css: { wireBytes: total(css, "wireBytes"), bytes: total(css, "bytes"), files: css.map(withoutBody) },
+    js: { wireBytes: total(js, "wireBytes"), bytes: total(js, "bytes"), files: js.map(withoutBody) },
     images: {
       wireBytes: total(images, "wireBytes"),
       bytes: total(images, "bytes"),
       eagerWireBytes: total(eager, "wireBytes"),
-      files: images,
+      files: images.map(withoutBody),
     },
     failed: [html, ...css, ...js, ...images].filter((item) => item.status !== 200).map((item) => `${item.url} ${item.status}`),
   };

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { carousel } from "../../app/content/site";
-import { expect, seriousA11yViolations, test, widths } from "./fixtures";
+import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 
 /**
  * The home page carousel (issue 4). Time is Playwright's fake clock, paused from the first byte: every timer and
@@ -18,10 +18,13 @@ const liveRegion = (page: Page) => region(page).locator("[aria-live]");
 const button = (page: Page, name: string) => region(page).getByRole("button", { name, exact: true });
 
 /** Opens / with the clock paused; resolves once Embla runs (with rotation, its timer starts in the same commit). */
-async function openPaused(page: Page, open: (path: string) => Promise<void>, { rotating = true } = {}) {
+async function openPaused(page: Page, { rotating = true } = {}) {
   await page.clock.install({ time: new Date("2025-10-01T20:00:00Z") });
   await page.clock.pauseAt(new Date("2025-10-01T20:00:01Z"));
-  await open("/");
+  await page.goto("/");
+  // The scripts start after the load event and one painted frame: that frame needs the paused clock to move.
+  await page.clock.runFor(50);
+  await waitForHydration(page);
   await expect(slides(page).first()).toHaveCSS("opacity", "1");
   await expect(liveRegion(page)).toHaveAttribute("aria-live", rotating ? "off" : "polite");
 }
@@ -139,8 +142,8 @@ test.describe("home carousel", () => {
     test.skip(!jsEnabled, "needs JavaScript");
   });
 
-  test("is a labelled carousel of three labelled slides with the captions in order", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("is a labelled carousel of three labelled slides with the captions in order", async ({ page }) => {
+    await openPaused(page);
     await expect(region(page)).toHaveAttribute("aria-roledescription", "carousel");
     await expect(slides(page)).toHaveCount(total);
     for (let i = 0; i < total; i += 1) {
@@ -168,8 +171,8 @@ test.describe("home carousel", () => {
     }
   });
 
-  test("advances by itself every 5 s and wraps around", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("advances by itself every 5 s and wraps around", async ({ page }) => {
+    await openPaused(page);
     await page.clock.runFor(carousel.intervalMs - 1);
     await expectSlide(page, 0);
     await page.clock.runFor(1 + fadeDone);
@@ -185,8 +188,8 @@ test.describe("home carousel", () => {
     await expectSlide(page, 0);
   });
 
-  test("fades: both slides share one box while their opacity changes over about 300 ms", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("fades: both slides share one box while their opacity changes over about 300 ms", async ({ page }) => {
+    await openPaused(page);
     // The automatic change fires at 5000 ms; a third of the way into the fade both slides show, partly.
     await page.clock.runFor(carousel.intervalMs);
     const [from, to] = [slides(page).nth(0), slides(page).nth(1)];
@@ -209,8 +212,8 @@ test.describe("home carousel", () => {
     await expectSameBox(to, liveRegion(page));
   });
 
-  test("pauses while the pointer is over it and resumes when it leaves", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("pauses while the pointer is over it and resumes when it leaves", async ({ page }) => {
+    await openPaused(page);
     await page.clock.runFor(carousel.intervalMs - 1000);
     await slides(page).first().locator("img").hover();
     // Paused: nothing changes, so the live region may speak; the rotation itself is still on.
@@ -228,8 +231,8 @@ test.describe("home carousel", () => {
     await expectSlide(page, 1);
   });
 
-  test("the arrow keys go to the previous and next slide, wrapping both ways", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("the arrow keys go to the previous and next slide, wrapping both ways", async ({ page }) => {
+    await openPaused(page);
     await button(page, carousel.next).focus();
     await page.keyboard.press("ArrowRight");
     await page.clock.runFor(fadeDone);
@@ -248,8 +251,8 @@ test.describe("home carousel", () => {
     await expectSlide(page, 1);
   });
 
-  test("the arrow keys also work after clicking a slide", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("the arrow keys also work after clicking a slide", async ({ page }) => {
+    await openPaused(page);
     await slides(page).first().locator("figcaption").click();
     await expect(region(page)).toBeFocused();
     await page.keyboard.press("ArrowLeft");
@@ -257,8 +260,8 @@ test.describe("home carousel", () => {
     await expectSlide(page, 2);
   });
 
-  test("previous, next and the slide pickers change the slide without moving focus", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("previous, next and the slide pickers change the slide without moving focus", async ({ page }) => {
+    await openPaused(page);
     const next = button(page, carousel.next);
     const previous = button(page, carousel.previous);
     await next.click();
@@ -287,8 +290,8 @@ test.describe("home carousel", () => {
     }
   });
 
-  test("a manual change starts a full interval before the next automatic one", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("a manual change starts a full interval before the next automatic one", async ({ page }) => {
+    await openPaused(page);
     await page.clock.runFor(carousel.intervalMs - 500);
     await button(page, carousel.next).click();
     await page.mouse.move(1, 1);
@@ -299,8 +302,8 @@ test.describe("home carousel", () => {
     await expectSlide(page, 2);
   });
 
-  test("a mouse drag of more than 40 px changes the slide, one of 40 px or less does not", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("a mouse drag of more than 40 px changes the slide, one of 40 px or less does not", async ({ page }) => {
+    await openPaused(page);
     await mouseSwipe(page, -30);
     await page.clock.runFor(fadeDone);
     await expectSlide(page, 0);
@@ -321,8 +324,8 @@ test.describe("home carousel", () => {
   test.describe("on a touch screen", () => {
     test.use({ hasTouch: true, viewport: { width: widths.phone, height: 844 } });
 
-    test("a swipe of more than 40 px changes the slide, one of 30 px does not", async ({ page, open }) => {
-      await openPaused(page, open);
+    test("a swipe of more than 40 px changes the slide, one of 30 px does not", async ({ page }) => {
+      await openPaused(page);
       await touchSwipe(page, -30);
       await page.clock.runFor(fadeDone);
       await expectSlide(page, 0);
@@ -340,8 +343,8 @@ test.describe("home carousel", () => {
     });
   });
 
-  test("the rotation control stops and starts rotation and says what it will do", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("the rotation control stops and starts rotation and says what it will do", async ({ page }) => {
+    await openPaused(page);
     await button(page, carousel.stopRotation).click();
     const start = button(page, carousel.startRotation);
     await expect(start).toBeVisible();
@@ -359,8 +362,8 @@ test.describe("home carousel", () => {
     await expectSlide(page, 1);
   });
 
-  test("keyboard focus entering the carousel stops rotation for good; only the control restarts it", async ({ page, open }) => {
-    await openPaused(page, open);
+  test("keyboard focus entering the carousel stops rotation for good; only the control restarts it", async ({ page }) => {
+    await openPaused(page);
     await page.getByRole("link", { name: "Order now" }).focus();
     await page.keyboard.press("Tab");
     const start = button(page, carousel.startRotation);
@@ -390,8 +393,8 @@ test.describe("home carousel", () => {
   test.describe("with reduced motion", () => {
     test.use({ reducedMotion: "reduce" });
 
-    test("does not rotate and changes slides without animation", async ({ page, open }) => {
-      await openPaused(page, open, { rotating: false });
+    test("does not rotate and changes slides without animation", async ({ page }) => {
+      await openPaused(page, { rotating: false });
       await expect(button(page, carousel.startRotation)).toBeVisible();
       await page.clock.runFor(carousel.intervalMs * 3);
       await expectSlide(page, 0);

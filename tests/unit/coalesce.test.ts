@@ -45,4 +45,17 @@ describe("CoalesceChunks", () => {
     stream.end("b");
     expect(await chunks).toEqual(["ab"]);
   });
+
+  it("rewrites only the first burst when asked to (the whole document, with onAllReady)", async () => {
+    const stream = new CoalesceChunks({ rewriteFirstBurst: (text) => text.toUpperCase() });
+    const chunks = collect(stream);
+    stream.write("<html>");
+    stream.write("</html>");
+    await nextTurn();
+    await nextTurn();
+    stream.write("<script>later</script>");
+    await nextTurn();
+    stream.end();
+    expect(await chunks).toEqual(["<HTML></HTML>", "<script>later</script>"]);
+  });
 });

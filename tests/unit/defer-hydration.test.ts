@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFERRED_REL, deferHydration } from "~/http/defer-hydration.server";
+import { startSite, type SiteServer } from "../support/site-server";
+
+// The shape of what Remix 2.17's <Scripts> renders at the end of <body> (single fetch, lazy route discovery).
+const preloads =
+  '<link rel="modulepreload" href="/build/entry.client-A.js"/><link rel="modulepreload" href="/build/_shared/chunk-B.js"/>';
+const contextScript = '<script nonce="n0nce">window.__remixContext = {"url":"/"};</script>';
+const bootstrap = [
+  '<script nonce="n0nce" type="module" async="">;',
+  'import * as route0 from "/build/root-C.js";',
+  'import * as route1 from "/build/routes/_index-D.js";',
+  'window.__remixManifest = {"imports": ["/build/_shared/chunk-B.js"]};',
+  'window.__remixRouteModules = {"root":route0,"routes/_index":route1};',
+  "",
+  'import("/build/entry.client-A.js");</script>',
+].join("\n");
+const page = `<!DOCTYPE html><html><head></head><body><main>Hi</main>${preloads}${contextScript}${bootstrap}</body></html>`;
+
+describe("deferHydration", () => {
+  const deferred = deferHydration(page);
+
+  it("turns every modulepreload into a link the browser does not fetch, keeping the element and its href", () => {
+    expect(deferred).not.toContain('rel="modulepreload"');
+    expect(deferred).toContain(`<link rel="${DEFERRED_REL}" href="/build/entry.client-A.js"/>`);
+    expect(deferred).toContain(`<link rel="${DEFERRED_REL}" href="/build/_shared/chunk-B.js"/>`);
+  });
+
+  it("replaces the bootstrap's static imports with dynamic ones that wait for load and a painted frame", () => {
+    const body = deferred.slice(deferred.indexOf('type="module"'));
+    expect(body).not.toMatch(/^import \* as/m);
+    const waits = body.indexOf('addEventListener("load"');
+    const frame = body.indexOf("requestAnimationFrame");
+    const restore = body.indexOf('link.rel = "modulepreload"');
+    const imports = body.indexOf(
+      'const [route0, route1] = await Promise.all([import("/build/root-C.js"), import("/build/routes/_index-D.js")]);',
+    );
+    expect([waits, frame, restore, imports].every((i) => i > 0)).toBe(true);
+    expect(waits < frame && frame < restore && restore < imports).toBe(true);
+    // The rest of Remix's bootstrap is untouched, so the route modules are registered before the entry starts.
+    expect(body).toContain('window.__remixRouteModules = {"root":route0,"routes/_index":route1};');
+    expect(body).toContain('import("/build/entry.client-A.js");</script>');
+  });
+
+  it("keeps every element, attribute and the context script, so React hydrates the same tree", () => {
+    const tags = (html: string) => html.match(/<[a-z]+/g);
+    expect(tags(deferred)).toEqual(tags(page));
+    expect(deferred).toContain(contextScript);
+    expect(deferred).toContain('<script nonce="n0nce" type="module" async="">');
+  });
+
+  it("keeps side-effect imports, without a binding", () => {
+    const withManifestImport = page.replace('async="">;', 'async="">import "/build/manifest-E.js";');
+    expect(deferHydration(withManifestImport)).toContain(
+      'const [, route0, route1] = await Promise.all([import("/build/manifest-E.js"), import("/build/root-C.js")',
+    );
+  });
+
+  it("returns a document it does not recognise unchanged", () => {
+    const noBootstrap = `<!DOCTYPE html><html><body>${preloads}${contextScript}</body></html>`;
+    expect(deferHydration(noBootstrap)).toBe(noBootstrap);
+    const noImports = page.replace(/^import \* as .*\n/gm, "");
+    expect(deferHydration(noImports)).toBe(noImports);
+  });
+});
+
+// The real <Scripts> output changes with Remix: this fails if an upgrade changes it so that the rewrite no longer applies.
+describe("the built server's documents", () => {
+  let site: SiteServer;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site?.stop();
+  });
+
+  it.each(["/", "/about", "/contact", "/no-such-page"])("%s: no script is fetched before the page has loaded", async (path) => {
+    const html = await (await fetch(`${site.url}${path}`)).text();
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).toMatch(new RegExp(`<link rel="${DEFERRED_REL}" href="/build/entry\\.client-[\\w-]+\\.js"/>`));
+    const moduleScripts = html.match(/<script\b[^>]*type="module"[^>]*>[\s\S]*?<\/script>/g) ?? [];
+    expect(moduleScripts).toHaveLength(1);
+    const [bootstrap] = moduleScripts as [string];
+    expect(bootstrap).toMatch(/<script nonce="[^"]+" type="module"/);
+    expect(bootstrap).not.toMatch(/^\s*import\s/m);
+    expect(bootstrap).toContain('addEventListener("load"');
+    expect(bootstrap).toMatch(/await Promise\.all\(\[import\("\/build\/root-[\w-]+\.js"\)/);
+    expect(bootstrap).toMatch(/import\("\/build\/entry\.client-[\w-]+\.js"\);<\/script>$/);
+  });
+});
