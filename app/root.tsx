@@ -12,10 +12,9 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { NotFound } from "~/components/NotFound";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, pages } from "~/content/site";
+import { brand, errorPage, notFoundPage } from "~/content/site";
 import { useNonce } from "~/nonce";
 import stylesheet from "~/tailwind.css";
 
@@ -76,15 +75,14 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <NotFound />;
-  }
+  // Unknown paths are the splat route's full 404 page; this covers a 404 thrown by a loader.
+  const copy = isRouteErrorResponse(error) && error.status === 404 ? notFoundPage : errorPage;
   return (
     <>
-      <title>{pages.error.title}</title>
+      <title>{copy.title}</title>
       <section className="mx-auto max-w-3xl px-4 py-20 text-center sm:px-6">
-        <h1 className="font-display text-4xl font-bold text-bone-50">{pages.error.heading}</h1>
-        <p className="mt-4 text-lg text-bone-300">{pages.error.message}</p>
+        <h1 className="font-display text-4xl font-bold text-bone-50">{copy.heading}</h1>
+        <p className="mt-4 text-lg text-bone-300">{copy.message}</p>
       </section>
     </>
   );

@@ -27,7 +27,9 @@ import {
 } from "./lib/servers.mjs";
 
 const pages = ["/", "/about", "/contact"];
-const jsBudgetBytes = 100_000;
+// Issue 5: "at most 100 KB gzipped". KB as 1,024 bytes, the unit Lighthouse reports transfer sizes in; the line below
+// the weight table prints the figure in both units, so the SI reading (100,000 bytes) can be checked as well.
+const jsBudgetBytes = 100 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
@@ -403,7 +405,8 @@ function renderWeight(weight, mem) {
         kB(page.html.bytes),
       ]),
     ),
-    `JS for /: ${num(home.js.wireBytes)} bytes gzipped in ${home.js.files.length} files, budget ${num(jsBudgetBytes)} -> ` +
+    `JS for /: ${num(home.js.wireBytes)} bytes gzipped (${(home.js.wireBytes / 1000).toFixed(1)} kB, ` +
+      `${(home.js.wireBytes / 1024).toFixed(1)} KiB) in ${home.js.files.length} files, budget 100 KiB = ${num(jsBudgetBytes)} bytes -> ` +
       `${home.js.wireBytes <= jsBudgetBytes ? "OK" : "OVER"}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
     `server peak memory (VmHWM, remix-serve): ${MB(mem.afterLoad?.hwm)} after the load phases, ${MB(mem.atEnd.hwm)} at the end; ` +
       `baseline ${MB(mem.baseline?.hwm)}`,

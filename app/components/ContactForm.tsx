@@ -59,7 +59,7 @@ export function ContactForm({ status, values, busy }: ContactFormProps) {
         <button
           type="submit"
           disabled={busy}
-          className="rounded-md bg-ember-500 px-7 py-3 text-lg font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ember-300 disabled:cursor-wait disabled:opacity-70"
+          className="rounded-md bg-ember-500 px-7 py-3 text-lg font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300 disabled:cursor-wait disabled:opacity-70"
         >
           {contactForm.submitLabel}
         </button>

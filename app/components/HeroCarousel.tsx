@@ -1,12 +1,10 @@
 import type { EmblaOptionsType } from "embla-carousel";
-import Autoplay from "embla-carousel-autoplay";
 import Fade from "embla-carousel-fade";
 import useEmblaCarousel from "embla-carousel-react";
 import {
   useCallback,
   useEffect,
   useId,
-  useLayoutEffect,
   useRef,
   useState,
   type FocusEvent,
@@ -15,8 +13,7 @@ import {
   type ReactNode,
 } from "react";
 import { carousel } from "~/content/site";
-import { useHydrated } from "~/hooks/useHydrated";
-import { useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
+import { useAutoAdvance, useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
 import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
 
 /**
@@ -37,14 +34,11 @@ const emblaOptions = {
   breakpoints: { "(prefers-reduced-motion: reduce)": { duration: 0 } },
 } satisfies EmblaOptionsType;
 
-// useLayoutEffect warns during a server render; nothing needs to run there.
-const useIsomorphicLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
-
 /** "auto" follows the visitor's motion preference; the rotation control sets it explicitly. */
 type Rotation = "auto" | "on" | "off";
 
 const roundButton =
-  "pointer-events-auto grid h-11 w-11 place-items-center rounded-full border border-bone-50/20 bg-night-950/70 text-bone-50 shadow-lg shadow-night-950/50 backdrop-blur-sm transition-colors hover:border-ember-400/70 hover:bg-night-950/90 hover:text-ember-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 motion-reduce:transition-none";
+  "pointer-events-auto grid h-11 w-11 place-items-center rounded-full border border-bone-50/20 bg-night-950/70 text-bone-50 shadow-lg shadow-night-950/50 backdrop-blur-sm transition-colors hover:border-ember-400/70 hover:bg-night-950/90 hover:text-ember-300 motion-reduce:transition-none";
 
 /** A round icon button laid over the image; `position` places it in the controls box. */
 function RoundButton(props: { label: string; controls: string; onClick: () => void; position: string; children: ReactNode }) {
@@ -68,14 +62,9 @@ function RoundButton(props: { label: string; controls: string; onClick: () => vo
 export function HeroCarousel() {
   const total = carousel.slides.length;
   const slidesId = useId();
-  const hydrated = useHydrated();
   const reducedMotion = useReducedMotion();
   const loaded = useDocumentLoaded();
-  const [plugins] = useState(() => [
-    Fade(),
-    // Started and stopped by the effect below: hover, focus and the rotation control all decide.
-    Autoplay({ delay: carousel.intervalMs, playOnInit: false, stopOnInteraction: false, stopOnFocusIn: false }),
-  ]);
+  const [plugins] = useState(() => [Fade()]);
   const [viewportRef, emblaApi] = useEmblaCarousel(emblaOptions, plugins);
   const [selected, setSelected] = useState(0);
   const [rotation, setRotation] = useState<Rotation>("auto");
@@ -95,21 +84,8 @@ export function HeroCarousel() {
     };
   }, [emblaApi]);
 
-  // A layout effect, so the timer starts or stops in the same commit that updates the label and the live region.
-  useIsomorphicLayoutEffect(() => {
-    if (!emblaApi) return;
-    const apply = () => {
-      const autoplay = emblaApi.plugins().autoplay;
-      if (!rotating) autoplay?.stop();
-      else if (!autoplay?.isPlaying()) autoplay?.play();
-    };
-    apply();
-    // A resize or a motion-preference change re-initialises Embla and its plugins, which drops the timer.
-    emblaApi.on("reInit", apply);
-    return () => {
-      emblaApi.off("reInit", apply);
-    };
-  }, [emblaApi, rotating]);
+  // Hover, focus and the rotation control all decide whether it runs (see `rotating`).
+  const restartRotation = useAutoAdvance(rotating, carousel.intervalMs, () => emblaApi?.scrollNext());
 
   const go = useCallback(
     (to: "previous" | "next" | number) => {
@@ -118,9 +94,9 @@ export function HeroCarousel() {
       else if (to === "next") emblaApi.scrollNext();
       else emblaApi.scrollTo(to);
       // A full interval after a manual change, so an automatic one never follows it at once.
-      emblaApi.plugins().autoplay?.reset();
+      restartRotation();
     },
-    [emblaApi],
+    [emblaApi, restartRotation],
   );
 
   const swipe = useSwipe(carousel.swipeThresholdPx, go);
@@ -163,7 +139,7 @@ export function HeroCarousel() {
       onPointerLeave={(event) => onHover(event, false)}
       className="relative overflow-hidden rounded-xl border border-night-600 bg-night-950 shadow-[0_0_60px_-15px_rgb(242_140_40_/_0.35)] focus:outline-none"
     >
-      {hydrated ? (
+      {emblaApi ? (
         // Laid over the image box (same aspect ratio), so showing the controls moves nothing.
         <div className="pointer-events-none absolute inset-x-0 top-0 z-10 aspect-video">
           <RoundButton
@@ -205,7 +181,7 @@ export function HeroCarousel() {
                   aria-label={carousel.pickerLabel(index + 1, total)}
                   aria-current={current ? "true" : undefined}
                   aria-controls={slidesId}
-                  className="group/picker grid h-8 w-8 place-items-center rounded-full focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ember-400 [@media(pointer:coarse)]:h-11 [@media(pointer:coarse)]:w-11"
+                  className="group/picker grid h-8 w-8 place-items-center rounded-full focus-visible:outline-offset-0 [@media(pointer:coarse)]:h-11 [@media(pointer:coarse)]:w-11"
                 >
                   <span
                     aria-hidden="true"

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { pages } from "~/content/site";
+import { notFoundPage } from "~/content/site";
 
 export function NotFound() {
   return (
@@ -7,13 +7,13 @@ export function NotFound() {
       <p className="font-display text-7xl font-bold text-ember-500" aria-hidden="true">
         404
       </p>
-      <h1 className="mt-4 font-display text-4xl font-bold text-bone-50">{pages.notFound.heading}</h1>
-      <p className="mt-4 text-lg text-bone-300">{pages.notFound.message}</p>
+      <h1 className="mt-4 font-display text-4xl font-bold text-bone-50">{notFoundPage.heading}</h1>
+      <p className="mt-4 text-lg text-bone-300">{notFoundPage.message}</p>
       <Link
         to="/"
-        className="mt-8 inline-block rounded-md bg-ember-500 px-6 py-3 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
+        className="mt-8 inline-block rounded-md bg-ember-500 px-6 py-3 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
       >
-        {pages.notFound.homeLink}
+        {notFoundPage.homeLink}
       </Link>
     </section>
   );

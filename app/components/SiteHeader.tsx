@@ -7,7 +7,7 @@ const MOBILE_NAV_ID = "mobile-nav";
 
 function linkClass({ isActive }: { isActive: boolean }) {
   return [
-    "rounded-md px-3 py-2 text-base font-medium transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400",
+    "rounded-md px-3 py-2 text-base font-medium transition-colors",
     isActive ? "text-ember-300 underline decoration-2 underline-offset-8" : "text-bone-100 hover:text-ember-300",
   ].join(" ");
 }
@@ -36,7 +36,7 @@ function MenuIcon() {
 }
 
 const toggleClass =
-  "flex h-full w-full cursor-pointer list-none items-center gap-2 rounded-md border border-night-600 bg-night-800 px-3 py-2 text-base font-medium text-bone-100 hover:border-ember-500 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ember-400 [&::-webkit-details-marker]:hidden";
+  "flex h-full w-full cursor-pointer list-none items-center gap-2 rounded-md border border-night-600 bg-night-800 px-3 py-2 text-base font-medium text-bone-100 hover:border-ember-500 [&::-webkit-details-marker]:hidden";
 // The toggle's box has a fixed size and its icon a fixed place (left-aligned, never shrunk), so nothing moves while
 // the label's text settles on first paint (measured under CPU load: the box took its content's size, a layout shift).
 const toggleBoxClass = "h-10 w-[6.5rem] lg:hidden";
@@ -96,7 +96,7 @@ export function SiteHeader() {
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link
           to="/"
-          className="flex items-center gap-3 rounded-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ember-400"
+          className="flex items-center gap-3 rounded-md focus-visible:outline-offset-4"
         >
           <img src={brand.logo.src} alt={brand.logo.alt} width={40} height={40} className="h-10 w-10" />
           <span className="whitespace-nowrap font-display text-base font-semibold tracking-wide text-bone-50 sm:text-xl">

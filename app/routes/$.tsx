@@ -1,14 +1,14 @@
-import { data, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/react";
 import { NotFound } from "~/components/NotFound";
-import { pages } from "~/content/site";
-import { pageMeta } from "~/seo";
+import { notFoundPage, pageMeta } from "~/content/site";
 
 /** Any path no other route matches: the site layout with a 404 status and a way home. */
 export function loader() {
   return data(null, { status: 404 });
 }
 
-export const meta: MetaFunction = () => pageMeta(pages.notFound);
+export const meta: MetaFunction = () => pageMeta(notFoundPage);
 
 export default function NotFoundRoute() {
   return <NotFound />;

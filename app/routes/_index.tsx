@@ -1,17 +1,16 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
-import { brand, pages, season, services } from "~/content/site";
-import { pageMeta } from "~/seo";
+import { brand, homePage, pageMeta, season, services } from "~/content/site";
 
-export const meta: MetaFunction = () => pageMeta(pages.home);
+export const meta: MetaFunction = () => pageMeta(homePage);
 
 export default function Home() {
   return (
     <>
       <section className="mx-auto grid max-w-6xl gap-10 px-4 pb-12 pt-10 sm:px-6 lg:grid-cols-5 lg:items-center lg:pt-16">
         <div className="lg:col-span-2">
-          <h1 className="font-display text-4xl font-bold leading-tight text-bone-50 sm:text-5xl">{pages.home.heading}</h1>
+          <h1 className="font-display text-4xl font-bold leading-tight text-bone-50 sm:text-5xl">{homePage.heading}</h1>
           <p className="mt-4 text-lg text-bone-300">{brand.tagline}</p>
           <p
             className="mt-6 inline-flex items-start gap-2 rounded-full border border-ember-500/60 bg-ember-500/10 px-4 py-2 font-semibold text-ember-300"
@@ -24,9 +23,9 @@ export default function Home() {
           <div className="mt-8">
             <Link
               to="/contact"
-              className="inline-block rounded-md bg-ember-500 px-7 py-3 text-lg font-semibold text-night-950 shadow-[0_0_30px_-5px_rgb(242_140_40_/_0.6)] hover:bg-ember-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
+              className="inline-block rounded-md bg-ember-500 px-7 py-3 text-lg font-semibold text-night-950 shadow-[0_0_30px_-5px_rgb(242_140_40_/_0.6)] hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
             >
-              {pages.home.orderLink}
+              {homePage.orderLink}
             </Link>
           </div>
         </div>
@@ -37,7 +36,7 @@ export default function Home() {
 
       <section aria-labelledby="services-heading" className="mx-auto max-w-6xl px-4 pb-16 sm:px-6">
         <h2 id="services-heading" className="font-display text-3xl font-bold text-bone-50">
-          {pages.home.servicesHeading}
+          {homePage.servicesHeading}
         </h2>
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-services="">
           {services.map((service) => (

@@ -1,5 +1,6 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
+  data,
   useActionData,
   useLoaderData,
   useLocation,
@@ -9,13 +10,12 @@ import {
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
 import { getConfig } from "~/config.server";
-import { enquiryMessages, pages } from "~/content/site";
+import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
 import { handleContactPost } from "~/enquiry/contact.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
-import { pageMeta } from "~/seo";
 
-export const meta: MetaFunction = () => pageMeta(pages.contact);
+export const meta: MetaFunction = () => pageMeta(contactPage);
 
 export function loader({ request }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
@@ -70,8 +70,8 @@ export default function Contact() {
 
   return (
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6 lg:py-16">
-      <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{pages.contact.heading}</h1>
-      <p className="mt-4 text-lg text-bone-300">{pages.contact.intro}</p>
+      <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{contactPage.heading}</h1>
+      <p className="mt-4 text-lg text-bone-300">{contactPage.intro}</p>
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-5 shadow-[0_0_60px_-25px_rgb(242_140_40_/_0.4)] sm:p-8">
         {/* A new key after each successful send empties the form; a failed send keeps everything typed. */}
         <ContactForm

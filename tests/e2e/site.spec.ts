@@ -1,10 +1,10 @@
-import { brand, breakpoints, carousel, experience, navigation, pages, season, services } from "../../app/content/site";
+import { aboutPage, brand, breakpoints, carousel, contactPage, experience, homePage, navigation, notFoundPage, season, services } from "../../app/content/site";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
 
 const routes = [
-  { path: "/", meta: pages.home },
-  { path: "/about", meta: pages.about },
-  { path: "/contact", meta: pages.contact },
+  { path: "/", meta: homePage },
+  { path: "/about", meta: aboutPage },
+  { path: "/contact", meta: contactPage },
 ] as const;
 
 test.describe("every page", () => {
@@ -26,6 +26,39 @@ test.describe("every page", () => {
       await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute("content", brand.themeColor);
       await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
       await expect(page.locator("h1")).toHaveCount(1);
+    });
+  }
+
+  for (const { path } of routes) {
+    test(`${path} downloads its scripts only after the page has loaded, and none without JavaScript`, async ({
+      page,
+      open,
+      jsEnabled,
+    }) => {
+      const scripts: string[] = [];
+      page.on("request", (request) => {
+        if (/\/build\/.*\.js$/.test(new URL(request.url()).pathname)) scripts.push(request.url());
+      });
+      await open(path);
+      if (!jsEnabled) {
+        await page.waitForLoadState("load");
+        await page.waitForTimeout(300);
+        expect(scripts).toEqual([]);
+        return;
+      }
+      const timing = await page.evaluate(() => {
+        const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+        return {
+          loadEnd: navigation!.loadEventEnd,
+          scriptStarts: performance
+            .getEntriesByType("resource")
+            .filter((entry) => /\/build\/.*\.js$/.test(new URL(entry.name).pathname))
+            .map((entry) => entry.startTime),
+        };
+      });
+      expect(timing.scriptStarts.length).toBeGreaterThan(1);
+      expect(timing.scriptStarts.length).toBe(new Set(scripts).size);
+      for (const start of timing.scriptStarts) expect(start).toBeGreaterThanOrEqual(timing.loadEnd);
     });
   }
 
@@ -57,7 +90,7 @@ test.describe("every page", () => {
 test.describe("home", () => {
   test("shows the welcome, season notice, services, closing note and order link", async ({ page, open }) => {
     await open("/");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.home.heading);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(homePage.heading);
     await expect(page.getByText(season.openNotice)).toBeVisible();
     expect(season.openNotice).toContain(String(season.year));
     const items = page.locator("[data-services] h3");
@@ -68,7 +101,7 @@ test.describe("home", () => {
     await expect(order).toHaveAttribute("href", "/contact");
     await order.click();
     await expect(page).toHaveURL(/\/contact$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.contact.heading);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(contactPage.heading);
   });
 
   test("renders the three carousel slides on the server, first one showing", async ({ page, open }) => {
@@ -97,7 +130,7 @@ test.describe("home", () => {
 
 test("about says the makers have over 15 years of haunt experience", async ({ page, open }) => {
   await open("/about");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.about.heading);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(aboutPage.heading);
   await expect(page.locator("main")).toContainText(experience.claim);
   expect(experience.claim).toContain(`over ${experience.years} years`);
 });
@@ -108,14 +141,14 @@ test.describe("unknown paths", () => {
     expect(response.status()).toBe(404);
 
     await open("/no/such/page");
-    await expect(page).toHaveTitle(pages.notFound.title);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.notFound.heading);
-    await expect(page.getByText(pages.notFound.message)).toBeVisible();
+    await expect(page).toHaveTitle(notFoundPage.title);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(notFoundPage.heading);
+    await expect(page.getByText(notFoundPage.message)).toBeVisible();
     await expect(page.locator("header[data-site-header]")).toBeVisible();
     await expect(page.locator("[data-copyright]")).toBeVisible();
-    await page.getByRole("link", { name: pages.notFound.homeLink }).click();
+    await page.getByRole("link", { name: notFoundPage.homeLink }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.home.heading);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(homePage.heading);
   });
 });
 

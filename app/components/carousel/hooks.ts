@@ -1,4 +1,7 @@
-import { useRef, useSyncExternalStore, type PointerEvent } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type PointerEvent } from "react";
+
+// useLayoutEffect warns during a server render; nothing needs to run there.
+const useIsomorphicLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 const reducedMotionQuery = "(prefers-reduced-motion: reduce)";
 
@@ -58,4 +61,26 @@ export function useSwipe(thresholdPx: number, onSwipe: (direction: "previous" | 
       start.current = null;
     },
   };
+}
+
+/**
+ * Calls `advance` every `intervalMs` while `running` and the page is visible. The returned `restart` makes the next
+ * call wait a full interval again. A 15-line timer rather than embla-carousel-autoplay: the plugin is 1 kB of the
+ * home page's script budget, and hover, focus and the rotation control already decide when the show runs.
+ */
+export function useAutoAdvance(running: boolean, intervalMs: number, advance: () => void): () => void {
+  const latestAdvance = useRef(advance);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    latestAdvance.current = advance;
+  });
+  // A layout effect, so the timer starts or stops in the same commit that updates the label and the live region.
+  useIsomorphicLayoutEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState !== "hidden") latestAdvance.current();
+    }, intervalMs);
+    return () => window.clearInterval(timer);
+  }, [running, intervalMs, round]);
+  return useCallback(() => setRound((value) => value + 1), []);
 }

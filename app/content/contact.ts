@@ -1,0 +1,30 @@
+/** The Contact Us page, its form and the form's status texts. */
+import { brand } from "./shared";
+
+export const contactPage = {
+  title: `Contact Us | ${brand.name}`,
+  description: `Commission a custom haunt prop, animatronic, haunt electronics or a full haunt build from ${brand.name}.`,
+  heading: "Contact Us",
+  intro: "Tell us about your haunt and the prop or build you have in mind. We read every enquiry and answer by e-mail.",
+} as const;
+
+/** The contact form's visible words. Limits and field names are in app/enquiry/fields.ts. */
+export const contactForm = {
+  nameLabel: "Your Name",
+  emailLabel: "Your Email",
+  messageLabel: "Your Message",
+  /** The fixed captcha question; the server checks the answer. */
+  captchaQuestion: "Security question: what is the first name of the villain of A Nightmare on Elm Street?",
+  submitLabel: "Send Message",
+} as const;
+
+/** The status texts of the contact form, exactly as the spec words them. */
+export const enquiryMessages = {
+  sending: "Sending...",
+  success: "Thank you! We will contact you soon.",
+  errorPrefix: "Error:",
+  genericFailure: "Failed to send message.",
+  unreachable: "We could not reach our enquiry service, so your message was not sent. Please try again in a few minutes.",
+  timeout: "Our enquiry service did not answer in time, so your message was not sent. Please try again in a few minutes.",
+  browserFailure: "Your message could not be sent because the connection failed",
+} as const;

@@ -1,0 +1,54 @@
+/**
+ * The words and constants every page shows: the brand, the navigation, the footer, the error pages and the tags each
+ * page describes itself with to search engines and link previews.
+ */
+import type { MetaDescriptor } from "@remix-run/node";
+
+export const brand = {
+  /** The spec does not name the business; this is the default brand. */
+  name: "Grimforge Haunt Props",
+  tagline: "Custom animatronics, haunt electronics and scenic builds for haunted attractions.",
+  logo: { src: "/logo.svg", alt: "" },
+  themeColor: "#0b0a10",
+} as const;
+
+/** Layout breakpoints in px (xs is 0). The navigation bar expands at lg. Tailwind's screens use these. */
+export const breakpoints = { xs: 0, sm: 576, md: 768, lg: 992, xl: 1200, xxl: 1400 } as const;
+
+export const navigation = [
+  { to: "/", label: "Home" },
+  { to: "/about", label: "About" },
+  { to: "/contact", label: "Contact" },
+] as const;
+
+export const footer = {
+  rights: "All rights reserved.",
+} as const;
+
+export const notFoundPage = {
+  title: `Page not found | ${brand.name}`,
+  description: "The page you were looking for is not here.",
+  heading: "This page has vanished",
+  message: "The page you were looking for does not exist, or it crept away into the fog.",
+  homeLink: "Back to the home page",
+} as const;
+
+export const errorPage = {
+  title: `Something went wrong | ${brand.name}`,
+  heading: "Something went wrong",
+  message: "An unexpected error stopped this page from loading. Please try again in a moment.",
+} as const;
+
+/** The <title>, description and Open Graph tags every page carries. */
+export function pageMeta({ title, description }: { title: string; description: string }): MetaDescriptor[] {
+  return [
+    { title },
+    { name: "description", content: description },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: brand.name },
+    { property: "og:locale", content: "en_US" },
+    { name: "twitter:card", content: "summary" },
+  ];
+}
