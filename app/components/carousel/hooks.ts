@@ -65,8 +65,8 @@ export function useSwipe(thresholdPx: number, onSwipe: (direction: "previous" | 
 
 /**
  * Calls `advance` every `intervalMs` while `running` and the page is visible. The returned `restart` makes the next
- * call wait a full interval again. A 15-line timer rather than embla-carousel-autoplay: the plugin is 1 kB of the
- * home page's script budget, and hover, focus and the rotation control already decide when the show runs.
+ * call wait a full interval again. A 15-line timer rather than embla-carousel-autoplay: the plugin is about 1 kB of
+ * the home page's script budget, and hover, focus and the rotation control already decide when the show runs.
  */
 export function useAutoAdvance(running: boolean, intervalMs: number, advance: () => void): () => void {
   const latestAdvance = useRef(advance);
@@ -81,6 +81,7 @@ export function useAutoAdvance(running: boolean, intervalMs: number, advance: ()
       if (document.visibilityState !== "hidden") latestAdvance.current();
     }, intervalMs);
     return () => window.clearInterval(timer);
+    // `round` is not read: a new value from `restart` is what starts a fresh interval.
   }, [running, intervalMs, round]);
   return useCallback(() => setRound((value) => value + 1), []);
 }
