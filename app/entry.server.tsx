@@ -46,7 +46,8 @@ export default function handleRequest(
         onAllReady() {
           // One chunk per burst of React output rather than one per 2 KB (see CoalesceChunks); the first burst is the
           // whole document, in which the scripts are set to start after the page has loaded (see deferHydration).
-          const body = new CoalesceChunks({ rewriteFirstBurst: deferHydration });
+          // Not under `npm run dev`: the HMR runtime must load before the app's modules, as Remix orders it.
+          const body = new CoalesceChunks({ rewriteFirstBurst: dev ? undefined : deferHydration });
           applyDocumentHeaders(responseHeaders, { nonce, method: request.method, status: responseStatusCode, dev });
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),

@@ -1,7 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
-import { useState, type KeyboardEvent } from "react";
+import { useRef, type KeyboardEvent } from "react";
 import { brand, navigation } from "~/content/site";
-import { useHydrated } from "~/hooks/useHydrated";
 
 const MOBILE_NAV_ID = "mobile-nav";
 
@@ -43,49 +42,33 @@ const toggleBoxClass = "h-10 w-[6.5rem] lg:hidden";
 const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-night-900/95 shadow-lg backdrop-blur";
 
 /**
- * Below the lg breakpoint the links collapse behind a toggle. Without JavaScript the toggle is a native
- * <details>/<summary> disclosure; once hydrated it becomes a button with aria-expanded/aria-controls. Both look the
- * same, so nothing moves when the script arrives.
+ * Below the lg breakpoint the links collapse behind a native <details>/<summary> disclosure, with or without
+ * JavaScript: it opens and closes without a script, browsers expose its expanded state, and because the markup is
+ * the same before and after hydration, a menu opened while the scripts are still loading (they start only after the
+ * page has loaded) stays open and keeps focus. Scripts add what a disclosure lacks for in-page navigation: it closes
+ * when a link is chosen (a client-side navigation keeps the header) and on Escape.
  */
 function MobileMenu() {
-  const hydrated = useHydrated();
-  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDetailsElement>(null);
+  const close = () => menu.current?.removeAttribute("open");
   const closeOnEscape = (event: KeyboardEvent) => {
-    if (event.key === "Escape") setOpen(false);
+    if (event.key !== "Escape" || !menu.current?.open) return;
+    close();
+    menu.current.querySelector("summary")?.focus();
   };
 
-  if (!hydrated) {
-    return (
-      <details className={toggleBoxClass}>
-        <summary className={toggleClass} data-nav-toggle="">
-          <MenuIcon />
-          Menu
-        </summary>
-        <nav id={MOBILE_NAV_ID} aria-label="Main" className={panelClass}>
-          <NavLinks vertical />
-        </nav>
-      </details>
-    );
-  }
-
   return (
-    <div className={toggleBoxClass}>
-      <button
-        type="button"
-        className={toggleClass}
-        aria-expanded={open}
-        aria-controls={MOBILE_NAV_ID}
-        onClick={() => setOpen((value) => !value)}
-        onKeyDown={closeOnEscape}
-        data-nav-toggle=""
-      >
+    // Escape reaches the disclosure by bubbling, from its summary or from a link inside it.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
+    <details ref={menu} className={toggleBoxClass} onKeyDown={closeOnEscape}>
+      <summary className={toggleClass} data-nav-toggle="">
         <MenuIcon />
         Menu
-      </button>
-      <nav id={MOBILE_NAV_ID} aria-label="Main" className={panelClass} hidden={!open}>
-        <NavLinks vertical onNavigate={() => setOpen(false)} />
+      </summary>
+      <nav id={MOBILE_NAV_ID} aria-label="Main" className={panelClass}>
+        <NavLinks vertical onNavigate={close} />
       </nav>
-    </div>
+    </details>
   );
 }
 

@@ -42,6 +42,16 @@ export class CoalesceChunks extends Transform {
     this.pending = [];
     const rewrite = this.rewriteFirst;
     this.rewriteFirst = undefined;
-    this.push(rewrite ? Buffer.from(rewrite(chunk.toString("utf8"))) : chunk);
+    this.push(rewrite ? rewritten(chunk, rewrite) : chunk);
+  }
+}
+
+/** A rewrite that throws must not take the server down (this runs outside any request's promise): send it as it is. */
+function rewritten(chunk: Buffer, rewrite: (text: string) => string): Buffer {
+  try {
+    return Buffer.from(rewrite(chunk.toString("utf8")));
+  } catch (error) {
+    console.error(error);
+    return chunk;
   }
 }

@@ -12,7 +12,8 @@
  * - each `<link rel="modulepreload">` to `rel="${DEFERRED_REL}"`, which browsers do not fetch, and
  * - the bootstrap's static `import`s to dynamic ones that run after the window's `load` event and the next painted
  *   frame, when the bootstrap first turns those links back into modulepreloads so the module graph downloads in
- *   parallel, not as a waterfall.
+ *   parallel, not as a waterfall. The bootstrap's body runs in an async function (not top-level `await`), so every
+ *   browser that runs modules runs it.
  *
  * When the markup is not the shape this expects (a Remix upgrade), the document is returned unchanged: pages hydrate
  * as before, and the unit test that runs this against the built server's real output fails.
@@ -20,7 +21,7 @@
 export const DEFERRED_REL = "x-deferred-modulepreload";
 
 const PRELOAD_LINK = /<link rel="modulepreload" href="([^"]+)"\/>/g;
-const BOOTSTRAP = /(<script\b[^>]*\btype="module"[^>]*>)([\s\S]*?)(<\/script>)/;
+const MODULE_SCRIPT = /(<script\b[^>]*\btype="module"[^>]*>)([\s\S]*?)(<\/script>)/g;
 const STATIC_IMPORT = /^import (?:\* as (\w+) from )?("[^"\n]+");\n?/gm;
 
 // After `load`, wait for the next frame to be painted too: a fast connection can finish loading before the first paint.
@@ -31,7 +32,8 @@ const afterLoadAndPaint = [
 const restorePreloads = `for (const link of document.querySelectorAll('link[rel="${DEFERRED_REL}"]')) link.rel = "modulepreload";`;
 
 export function deferHydration(html: string): string {
-  const bootstrap = BOOTSTRAP.exec(html);
+  // Remix's bootstrap is the module script that registers the route modules.
+  const bootstrap = [...html.matchAll(MODULE_SCRIPT)].find((script) => script[2]!.includes("window.__remixRouteModules"));
   if (!bootstrap) return html;
   const [whole, open, body, close] = bootstrap as unknown as [string, string, string, string];
 
@@ -45,8 +47,8 @@ export function deferHydration(html: string): string {
   if (specifiers.length === 0) return html;
 
   const imports = `const [${bindings.join(", ")}] = await Promise.all([${specifiers.map((s) => `import(${s})`).join(", ")}]);`;
-  const deferred = `${open}${afterLoadAndPaint}\n${restorePreloads}\n${imports}\n${rest}${close}`;
-  const start = bootstrap.index;
+  const deferred = `${open}(async () => {\n${afterLoadAndPaint}\n${restorePreloads}\n${imports}\n${rest}\n})();${close}`;
+  const start = bootstrap.index!;
   const withBootstrap = html.slice(0, start) + deferred + html.slice(start + whole.length);
   return withBootstrap.replace(PRELOAD_LINK, `<link rel="${DEFERRED_REL}" href="$1"/>`);
 }

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CoalesceChunks } from "~/http/coalesce.server";
 
 function collect(stream: CoalesceChunks): Promise<string[]> {
@@ -57,5 +57,22 @@ describe("CoalesceChunks", () => {
     await nextTurn();
     stream.end();
     expect(await chunks).toEqual(["<HTML></HTML>", "<script>later</script>"]);
+  });
+
+  it("sends the first burst as it is when the rewrite throws, and keeps going", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const stream = new CoalesceChunks({
+      rewriteFirstBurst: () => {
+        throw new Error("unexpected markup");
+      },
+    });
+    const chunks = collect(stream);
+    stream.write("<html></html>");
+    await nextTurn();
+    await nextTurn();
+    stream.end("tail");
+    expect(await chunks).toEqual(["<html></html>", "tail"]);
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
   });
 });

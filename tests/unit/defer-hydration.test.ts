@@ -39,7 +39,13 @@ describe("deferHydration", () => {
     expect(waits < frame && frame < restore && restore < imports).toBe(true);
     // The rest of Remix's bootstrap is untouched, so the route modules are registered before the entry starts.
     expect(body).toContain('window.__remixRouteModules = {"root":route0,"routes/_index":route1};');
-    expect(body).toContain('import("/build/entry.client-A.js");</script>');
+    expect(body).toContain('import("/build/entry.client-A.js");\n})();</script>');
+  });
+
+  it("runs the bootstrap in an async function, so no browser that runs modules needs top-level await", () => {
+    const body = deferred.slice(deferred.indexOf('type="module" async="">') + 'type="module" async="">'.length);
+    expect(body.startsWith("(async () => {\n")).toBe(true);
+    expect(body.endsWith("\n})();</script></body></html>")).toBe(true);
   });
 
   it("keeps every element, attribute and the context script, so React hydrates the same tree", () => {
@@ -54,6 +60,14 @@ describe("deferHydration", () => {
     expect(deferHydration(withManifestImport)).toContain(
       'const [, route0, route1] = await Promise.all([import("/build/manifest-E.js"), import("/build/root-C.js")',
     );
+  });
+
+  it("rewrites Remix's bootstrap, not another module script before it", () => {
+    const other = '<script type="module">import "/elsewhere.js";</script>';
+    const withOther = page.replace("<main>", `${other}<main>`);
+    const result = deferHydration(withOther);
+    expect(result).toContain(other);
+    expect(result).toContain("const [route0, route1] = await Promise.all(");
   });
 
   it("returns a document it does not recognise unchanged", () => {
@@ -85,6 +99,7 @@ describe("the built server's documents", () => {
     expect(bootstrap).not.toMatch(/^\s*import\s/m);
     expect(bootstrap).toContain('addEventListener("load"');
     expect(bootstrap).toMatch(/await Promise\.all\(\[import\("\/build\/root-[\w-]+\.js"\)/);
-    expect(bootstrap).toMatch(/import\("\/build\/entry\.client-[\w-]+\.js"\);<\/script>$/);
+    expect(bootstrap).toMatch(/^<script[^>]*>\(async \(\) => \{\n/);
+    expect(bootstrap).toMatch(/import\("\/build\/entry\.client-[\w-]+\.js"\);\n\}\)\(\);<\/script>$/);
   });
 });

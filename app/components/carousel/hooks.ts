@@ -65,8 +65,9 @@ export function useSwipe(thresholdPx: number, onSwipe: (direction: "previous" | 
 
 /**
  * Calls `advance` every `intervalMs` while `running` and the page is visible. The returned `restart` makes the next
- * call wait a full interval again. A 15-line timer rather than embla-carousel-autoplay: the plugin is about 1 kB of
- * the home page's script budget, and hover, focus and the rotation control already decide when the show runs.
+ * call wait a full interval again, as does the page coming back into view. A small timer rather than
+ * embla-carousel-autoplay: the plugin is about 1 kB of the home page's script budget, and hover, focus and the
+ * rotation control already decide when the show runs.
  */
 export function useAutoAdvance(running: boolean, intervalMs: number, advance: () => void): () => void {
   const latestAdvance = useRef(advance);
@@ -77,10 +78,18 @@ export function useAutoAdvance(running: boolean, intervalMs: number, advance: ()
   // A layout effect, so the timer starts or stops in the same commit that updates the label and the live region.
   useIsomorphicLayoutEffect(() => {
     if (!running) return;
-    const timer = window.setInterval(() => {
-      if (document.visibilityState !== "hidden") latestAdvance.current();
-    }, intervalMs);
-    return () => window.clearInterval(timer);
+    let timer = 0;
+    // Nothing moves while the page is hidden; back in view, the next change is a full interval away.
+    const start = () => {
+      window.clearInterval(timer);
+      if (document.visibilityState !== "hidden") timer = window.setInterval(() => latestAdvance.current(), intervalMs);
+    };
+    start();
+    document.addEventListener("visibilitychange", start);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener("visibilitychange", start);
+    };
     // `round` is not read: a new value from `restart` is what starts a fresh interval.
   }, [running, intervalMs, round]);
   return useCallback(() => setRound((value) => value + 1), []);
