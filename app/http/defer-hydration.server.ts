@@ -11,7 +11,7 @@
  * The rewrite keeps every element `<Scripts>` rendered, so React hydrates the same tree; it only changes
  * - each `<link rel="modulepreload">` to `rel="${DEFERRED_REL}"`, which browsers do not fetch, and
  * - the bootstrap's static `import`s to dynamic ones that run after the window's `load` event and the next painted
- *   frame, when the bootstrap first turns those links back into modulepreloads so the module graph downloads in
+ *   frame (or half a second, in a background tab), when the bootstrap first turns those links back into modulepreloads so the module graph downloads in
  *   parallel, not as a waterfall. The bootstrap's body runs in an async function (not top-level `await`), so every
  *   browser that runs modules runs it.
  *
@@ -25,9 +25,10 @@ const MODULE_SCRIPT = /(<script\b[^>]*\btype="module"[^>]*>)([\s\S]*?)(<\/script
 const STATIC_IMPORT = /^import (?:\* as (\w+) from )?("[^"\n]+");\n?/gm;
 
 // After `load`, wait for the next frame to be painted too: a fast connection can finish loading before the first paint.
+// Browsers pause frames in background tabs, so half a second is the limit: a page opened there still hydrates.
 const afterLoadAndPaint = [
   'await new Promise((go) => document.readyState === "complete" ? go() : addEventListener("load", go, { once: true }));',
-  "await new Promise((go) => requestAnimationFrame(() => setTimeout(go)));",
+  "await new Promise((go) => { requestAnimationFrame(() => setTimeout(go)); setTimeout(go, 500); });",
 ].join("\n");
 const restorePreloads = `for (const link of document.querySelectorAll('link[rel="${DEFERRED_REL}"]')) link.rel = "modulepreload";`;
 

@@ -61,6 +61,16 @@ test.describe("every page", () => {
     });
   }
 
+  test("hydrates even where no animation frame comes, as in a background tab", async ({ page, jsEnabled }) => {
+    test.skip(!jsEnabled, "about hydration");
+    // Browsers pause requestAnimationFrame in background tabs; the scripts then start half a second after load.
+    await page.addInitScript(() => {
+      window.requestAnimationFrame = () => 0;
+    });
+    await page.goto("/about");
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 10_000 });
+  });
+
   test("the favicon and logo are SVG files that load", async ({ page }) => {
     for (const file of ["/favicon.svg", brand.logo.src]) {
       const response = await page.request.get(file);
