@@ -39,7 +39,7 @@ const toggleClass =
 // The toggle's box has a fixed size and its icon a fixed place (left-aligned, never shrunk), so nothing moves while
 // the label's text settles on first paint (measured under CPU load: the box took its content's size, a layout shift).
 const toggleBoxClass = "h-10 w-[6.5rem] lg:hidden";
-const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-night-900/95 shadow-lg backdrop-blur";
+const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-night-900 shadow-lg";
 
 /**
  * Below the lg breakpoint the links collapse behind a native <details>/<summary> disclosure, with or without
