@@ -1,4 +1,4 @@
-// Reads a V8 .cpuprofile (from `node --cpu-prof`, e.g. `npm run bench -- --cpu-prof`) and prints where the time
+// Reads a V8 .cpuprofile (from `node --cpu-prof`, e.g. `npm run bench:profile`) and prints where the time
 // went: top functions by self time and by total (inclusive) time, and self time grouped by package.
 //
 //   node bench/profile-summary.mjs <file.cpuprofile> [--top 25] [--json]

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { loadPhase } from "./lib/load.mjs";
 import { killAllChildren, stopChild } from "./lib/proc.mjs";
-import { build, loadAcceptEncoding, resultsDir, startSite, startUpstream } from "./lib/servers.mjs";
+import { browserHeaders, build, resultsDir, root, startSite, startUpstream } from "./lib/servers.mjs";
 import { formatSummary, summarise } from "./profile-summary.mjs";
 
 const args = process.argv.slice(2);
@@ -30,7 +30,7 @@ setTimeout(() => fail("time limit (3 min) reached"), 180_000).unref();
 
 try {
   mkdirSync(resultsDir, { recursive: true });
-  if (!args.includes("--skip-build")) await build(process.cwd(), join(resultsDir, "build.log"));
+  if (!args.includes("--skip-build")) await build(root, join(resultsDir, "build.log"));
   const dir = join(resultsDir, "profiles");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -43,12 +43,7 @@ try {
     connections,
     durationS: duration,
     warmupS: 2,
-    options: {
-      headers: {
-        "Accept-Encoding": loadAcceptEncoding,
-        "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
-      },
-    },
+    options: { headers: browserHeaders },
   });
   await stopChild(site.child, { graceMs: 15_000 });
   await stopChild(upstream.child);

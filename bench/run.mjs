@@ -16,6 +16,7 @@ import { categories, lighthouseSides, median } from "./lib/lighthouse.mjs";
 import { killAllChildren, machineLoad, memory, sleep, stopChild } from "./lib/proc.mjs";
 import { kB, MB, num, ratio, table } from "./lib/report.mjs";
 import {
+  browserHeaders,
   build,
   loadAcceptEncoding,
   prepareRef,
@@ -100,9 +101,7 @@ const started = Date.now();
 const log = (message) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
 
 const cleanups = [];
-function fail(error) {
-  console.error(`\nbench failed: ${error?.stack ?? error}`);
-  killAllChildren();
+function runCleanups() {
   for (const cleanup of cleanups) {
     try {
       cleanup();
@@ -110,6 +109,11 @@ function fail(error) {
       // best effort
     }
   }
+}
+function fail(error) {
+  console.error(`\nbench failed: ${error?.stack ?? error}`);
+  killAllChildren();
+  runCleanups();
   process.exit(1);
 }
 process.on("SIGINT", () => fail(new Error("interrupted")));
@@ -117,12 +121,6 @@ process.on("SIGTERM", () => fail(new Error("terminated")));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Phases
-
-/** A browser's headers: Chromium's Accept-Encoding, and a user agent isbot does not take for a crawler. */
-const headersFor = {
-  "Accept-Encoding": loadAcceptEncoding,
-  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
-};
 
 async function getPhase(name, url, pid, options, acceptEncoding = loadAcceptEncoding) {
   log(`${name}: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s`);
@@ -133,7 +131,7 @@ async function getPhase(name, url, pid, options, acceptEncoding = loadAcceptEnco
     connections: options.connections,
     durationS: options.duration,
     warmupS: options.warmup,
-    options: { headers: { ...headersFor, "Accept-Encoding": acceptEncoding } },
+    options: { headers: { ...browserHeaders, "Accept-Encoding": acceptEncoding } },
   });
   result.acceptEncoding = acceptEncoding;
   result.machineLoad1m = machineLoad();
@@ -162,7 +160,7 @@ async function postPhase(site, upstream, options) {
       {
         method: "POST",
         path: "/contact",
-        headers: { ...headersFor, "Content-Type": "application/x-www-form-urlencoded" },
+        headers: { ...browserHeaders, "Content-Type": "application/x-www-form-urlencoded" },
         setupRequest(request) {
           sequence += 1;
           request.body = new URLSearchParams({
@@ -177,23 +175,15 @@ async function postPhase(site, upstream, options) {
     ],
   });
   log(`POST /contact: ${options.connections} connections, ${options.warmup} s warm-up + ~${options.duration} s`);
+  const target = { url: `${site.origin}/contact`, pid: site.pid, connections: options.connections };
   // Warm-up by time, then a fixed number of posts sized from its rate, so every post is answered before we count.
-  const warm = await loadPhase({
-    name: "warm-up",
-    url: `${site.origin}/contact`,
-    pid: site.pid,
-    connections: options.connections,
-    durationS: options.warmup,
-    options: postOptions(warmToken),
-  });
+  const warm = await loadPhase({ ...target, name: "warm-up", durationS: options.warmup, options: postOptions(warmToken) });
   await upstreamSettled(upstream);
   await fetch(`${upstream.origin}/__control/clear`, { method: "POST" });
   const amount = Math.min(50_000, Math.max(options.connections * 4, Math.round(warm.requestsPerSec * options.duration)));
   const result = await loadPhase({
+    ...target,
     name: "POST /contact (site -> fake upstream)",
-    url: `${site.origin}/contact`,
-    pid: site.pid,
-    connections: options.connections,
     durationS: options.duration,
     amount,
     options: postOptions(runToken),
@@ -233,7 +223,7 @@ async function comparePhase(current, previous, options) {
           connections: options.connections,
           durationS,
           warmupS: round === 0 ? options.warmup : 0,
-          options: { headers: headersFor },
+          options: { headers: browserHeaders },
         }),
       );
     }
@@ -413,21 +403,19 @@ function renderWeight(weight, mem) {
   ].join("\n");
 }
 
+const rounded = (value) => (Number.isFinite(value) ? String(Math.round(value)) : "-");
+/** A page's four category scores and its FCP, LCP, TBT and SI, as table cells. */
+const lighthouseCells = (page) => [
+  ...categories.map((id) => rounded(page.scores[id])),
+  ...["fcp", "lcp", "tbt", "si"].map((metric) => rounded(page.metrics[metric])),
+];
+
 function renderLighthouseAB(compare) {
-  const fmt = (value) => (Number.isFinite(value) ? String(Math.round(value)) : "-");
   const rows = [];
   for (const path of Object.keys(compare.lighthouse.current)) {
     for (const [side, label] of [["current", "this tree"], ["compare", compare.ref]]) {
       const page = compare.lighthouse[side][path];
-      rows.push([
-        `${path} ${label}`,
-        ...categories.map((id) => fmt(page.scores[id])),
-        fmt(page.metrics.fcp),
-        fmt(page.metrics.lcp),
-        fmt(page.metrics.tbt),
-        fmt(page.metrics.si),
-        num(page.maxCls, 3),
-      ]);
+      rows.push([`${path} ${label}`, ...lighthouseCells(page), num(page.maxCls, 3)]);
     }
   }
   return [
@@ -437,18 +425,13 @@ function renderLighthouseAB(compare) {
 }
 
 function renderLighthouse(lh, runs) {
-  const fmt = (value) => (Number.isFinite(value) ? String(Math.round(value)) : "-");
   const out = [
     `Lighthouse 12 (mobile preset, simulated throttling), median of ${runs} run(s) per page:`,
     table(
       ["page", "perf", "a11y", "best-pr.", "SEO", "FCP ms", "LCP ms", "TBT ms", "SI ms", "CLS (max)", "LCP element"],
       Object.entries(lh).map(([path, page]) => [
         path,
-        ...categories.map((id) => fmt(page.scores[id])),
-        fmt(page.metrics.fcp),
-        fmt(page.metrics.lcp),
-        fmt(page.metrics.tbt),
-        fmt(page.metrics.si),
+        ...lighthouseCells(page),
         `${num(page.metrics.cls, 3)} (${num(page.maxCls, 3)})`,
         page.lcpElement ? page.lcpElement.snippet.slice(0, 60) : "-",
       ]),
@@ -533,7 +516,7 @@ async function main() {
       const results = { meta: { date: new Date().toISOString(), ...describeRun(options, loadBefore) }, compare };
       writeFileSync(join(resultsDir, "compare-latest.json"), `${JSON.stringify(results, null, 2)}\n`);
       console.log([header(results.meta), renderCompare(compare), "", `JSON: ${join("bench", "results", "compare-latest.json")}`].join("\n"));
-      for (const cleanup of cleanups) cleanup();
+      runCleanups();
       process.exit(0);
     }
   }
@@ -574,7 +557,7 @@ async function main() {
   writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(resultsDir, `bench-${results.meta.date.replace(/[:.]/g, "-")}.json`), `${JSON.stringify(results)}\n`);
   console.log(render(results));
-  for (const cleanup of cleanups) cleanup();
+  runCleanups();
   process.exit(!load || load.post.enquiries.ok ? 0 : 1);
 }
 

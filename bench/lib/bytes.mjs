@@ -38,7 +38,7 @@ function attributes(tag) {
 }
 
 /** The same-origin CSS, JS and image URLs a document asks for on first load. */
-export function resourcesOf(html) {
+function resourcesOf(html) {
   const css = new Set();
   const js = new Set();
   const images = new Map(); // url -> "eager" | "lazy"
@@ -93,9 +93,7 @@ const withoutBody = ({ decoded: _decoded, ...file }) => file;
 /** Bytes of HTML, CSS, JavaScript and images for one page, each as sent with Accept-Encoding: gzip. */
 export async function pageWeight(origin, path) {
   const html = await sizeOf(origin, path);
-  const { body, headers } = await getRaw(new URL(path, origin), { "Accept-Encoding": "gzip" });
-  const text = decode(body, String(headers["content-encoding"] ?? "")).toString("utf8");
-  const found = resourcesOf(text);
+  const found = resourcesOf(html.decoded.toString("utf8"));
   const css = await Promise.all(found.css.map((url) => sizeOf(origin, url)));
   const js = await scriptsOf(origin, found.js);
   const images = await Promise.all(

@@ -4,7 +4,7 @@
 
 export const categories = ["performance", "accessibility", "best-practices", "seo"];
 
-export const chromeFlags = [
+const chromeFlags = [
   "--headless=new",
   "--no-sandbox",
   "--disable-gpu",

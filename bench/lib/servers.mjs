@@ -12,9 +12,14 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export const resultsDir = join(root, "bench", "results");
 /** What Chromium sends; remix-serve's compression answers it with br. */
 export const loadAcceptEncoding = "gzip, deflate, br, zstd";
+/** What the load phases send: a browser's Accept-Encoding and User-Agent. */
+export const browserHeaders = {
+  "Accept-Encoding": loadAcceptEncoding,
+  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
+};
 
 /** Runs a command to completion with its output in a log file; rejects on a non-zero exit or after timeoutMs. */
-export function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs }) {
+function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs }) {
   return new Promise((resolvePromise, reject) => {
     const fd = openSync(logFile, "w");
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", fd, fd] });

@@ -43,10 +43,17 @@ export async function startFakeUpstream({ port = 0, host = "127.0.0.1" } = {}) {
   const received = [];
   const hanging = new Set();
 
+  // A test marks its enquiries with a token in the message or the name; scripts and queries find them by it.
+  const carries = (body, token) => `${body?.message ?? ""}\n${body?.name ?? ""}`.includes(token);
   const scriptFor = (body) => {
-    const haystack = `${body?.message ?? ""}\n${body?.name ?? ""}`;
-    for (const [token, script] of scripts) if (haystack.includes(token)) return script;
+    for (const [token, script] of scripts) if (carries(body, token)) return script;
     return undefined;
+  };
+  /** @param {string} token */
+  const receivedFor = (token) => received.filter((r) => carries(r.body, token));
+  const clear = () => {
+    scripts.clear();
+    received.length = 0;
   };
 
   const server = createServer(async (req, res) => {
@@ -58,14 +65,11 @@ export async function startFakeUpstream({ port = 0, host = "127.0.0.1" } = {}) {
         return sendJson(res, 200, { ok: true });
       }
       if (url.pathname === "/__control/received") {
-        const token = url.searchParams.get("token") ?? "";
-        const matching = received.filter((r) => `${r.body?.message ?? ""}\n${r.body?.name ?? ""}`.includes(token));
-        return sendJson(res, 200, matching);
+        return sendJson(res, 200, receivedFor(url.searchParams.get("token") ?? ""));
       }
       if (url.pathname === "/__control/count") return sendJson(res, 200, { count: received.length });
       if (url.pathname === "/__control/clear" && req.method === "POST") {
-        scripts.clear();
-        received.length = 0;
+        clear();
         return sendJson(res, 200, { ok: true });
       }
       if (url.pathname !== saveContactPath) return sendJson(res, 404, { errors: [{ title: "Not found", detail: url.pathname }] });
@@ -118,10 +122,9 @@ export async function startFakeUpstream({ port = 0, host = "127.0.0.1" } = {}) {
     script(token, script) {
       scripts.set(token, script);
     },
-    clear() {
-      scripts.clear();
-      received.length = 0;
-    },
+    /** The enquiries whose message or name carries the token. */
+    receivedFor,
+    clear,
     close() {
       for (const res of hanging) res.socket?.destroy();
       server.closeAllConnections();

@@ -38,7 +38,7 @@ function newestMtime(path: string): number {
 }
 
 /** True when build/index.js is missing or older than the sources it is built from. */
-export function buildIsStale(): boolean {
+function buildIsStale(): boolean {
   if (!existsSync(serverBuild)) return true;
   const sources = ["app", "remix.config.js", "tailwind.config.ts", "package-lock.json"].map((p) => join(projectRoot, p));
   const newestSource = Math.max(...sources.filter((p) => existsSync(p)).map(newestMtime));

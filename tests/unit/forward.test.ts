@@ -25,7 +25,6 @@ function enquiry(token = randomUUID()): Enquiry {
   return { name: "Jane Doe", email: "jane@example.com", message: `A drop-down spider, please. ${token}`, security: "Freddy" };
 }
 
-const received = (token: string) => upstream.received.filter((r) => String(r.body?.message ?? "").includes(token));
 
 /** Scripts the fake for a fresh token and posts an enquiry carrying it. */
 async function post(script: Parameters<Upstream["script"]>[1], timeoutMs = 5_000) {
@@ -54,7 +53,7 @@ describe("postEnquiry: success is any 2xx, body not needed", () => {
   it("sends an unscripted enquiry once and gets the fake's default 201", async () => {
     const token = randomUUID();
     expect(await postEnquiry(enquiry(token), upstream.origin, 5_000)).toEqual({ kind: "sent", status: 201 });
-    expect(received(token)).toHaveLength(1);
+    expect(upstream.receivedFor(token)).toHaveLength(1);
   });
 });
 
@@ -63,7 +62,7 @@ describe("postEnquiry: what the upstream receives", () => {
     const token = randomUUID();
     const sent = enquiry(token);
     await postEnquiry(sent, upstream.origin, 5_000);
-    const [request] = received(token);
+    const [request] = upstream.receivedFor(token);
     expect(request).toBeDefined();
     expect(request!.method).toBe("POST");
     expect(request!.path).toBe(saveContactPath);
@@ -80,7 +79,7 @@ describe("postEnquiry: what the upstream receives", () => {
     const token = randomUUID();
     const sent = { ...enquiry(token), name: "Zoë Krüger 🎃", message: `Ça marche? "quotes" & <tags>\nline two ${token}` };
     expect(await postEnquiry(sent, upstream.origin, 5_000)).toMatchObject({ kind: "sent" });
-    expect(received(token)[0]!.body).toEqual(sent);
+    expect(upstream.receivedFor(token)[0]!.body).toEqual(sent);
   });
 });
 
@@ -113,7 +112,7 @@ describe("postEnquiry: failures", () => {
     // Followed, it would become GET /elsewhere, which the fake answers with a 404 and an errors list.
     const { token, outcome } = await post({ action: "redirect" });
     expect(outcome).toEqual({ kind: "failed", status: 302 });
-    expect(received(token)).toHaveLength(1);
+    expect(upstream.receivedFor(token)).toHaveLength(1);
   });
 
   it("a reset socket is unreachable, with the cause for the log", async () => {
@@ -132,7 +131,7 @@ describe("postEnquiry: failures", () => {
     const { token, outcome } = await post({ action: "hang" }, 300);
     expect(outcome).toEqual({ kind: "timeout" });
     expect(Date.now() - started).toBeLessThan(300 + 2_000);
-    expect(received(token)).toHaveLength(1);
+    expect(upstream.receivedFor(token)).toHaveLength(1);
   });
 
   it("a slow 500 that answers after the timeout is a timeout", async () => {
@@ -160,7 +159,7 @@ describe("sendEnquiry", () => {
     const token = randomUUID();
     const inboxFile = temp.file();
     expect(await sendEnquiry(enquiry(token), configFor(upstream.origin, inboxFile))).toEqual({ kind: "sent", status: 201 });
-    expect(received(token)).toHaveLength(1);
+    expect(upstream.receivedFor(token)).toHaveLength(1);
     expect(existsSync(inboxFile)).toBe(false);
   });
 
@@ -173,7 +172,7 @@ describe("sendEnquiry", () => {
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
       { receivedAt: expect.any(String), name: sent.name, email: sent.email, message: sent.message },
     ]);
-    expect(received(token)).toEqual([]);
+    expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("without API_HOST rejects a wrong answer with the embedded back-end's errors and stores nothing", async () => {

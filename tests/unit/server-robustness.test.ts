@@ -141,9 +141,6 @@ afterAll(async () => {
 
 describe("the built server with an upstream API", () => {
   let site: SiteServer;
-  /** Enquiries forwarded to the upstream whose message or name contains the token. */
-  const forwarded = (token: string) =>
-    upstream.received.filter((r) => `${r.body?.message ?? ""}\n${r.body?.name ?? ""}`.includes(token));
 
   beforeAll(() => {
     site = apiSite;
@@ -154,8 +151,8 @@ describe("the built server with an upstream API", () => {
     const reply = await postForm(site.url, values);
     expect(reply.status).toBe(303);
     expect(reply.location).toBe(sentLocation);
-    expect(forwarded(token)).toHaveLength(1);
-    const [received] = forwarded(token);
+    expect(upstream.receivedFor(token)).toHaveLength(1);
+    const [received] = upstream.receivedFor(token);
     expect(received).toMatchObject({ method: "POST", path: saveContactPath, body: values });
     expect(received!.contentType).toMatch(/^application\/json\b/);
 
@@ -193,7 +190,7 @@ describe("the built server with an upstream API", () => {
     expect(status.startsWith(`${enquiryMessages.errorPrefix} `)).toBe(true);
     for (const field of ["email", "message", "security"] as const) expect(status).toContain(`${enquiryFields[field].title}: `);
     expect(status).not.toContain(`${enquiryFields.name.title}: `);
-    expect(forwarded(token)).toEqual([]);
+    expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("answers a 100,000-character message without a 5xx and forwards nothing", async () => {
@@ -203,7 +200,7 @@ describe("the built server with an upstream API", () => {
     expect(reply.status).toBeLessThan(500);
     expect(100_000).toBeGreaterThan(maxBodyBytes); // so this is the size cap, not the length rule
     expect(reply.status).toBe(413);
-    expect(forwarded(token)).toEqual([]);
+    expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("answers a message just over the length limit with a 400 naming the field, and forwards nothing", async () => {
@@ -212,7 +209,7 @@ describe("the built server with an upstream API", () => {
     const reply = await postForm(site.url, { ...values, message });
     expect(reply.status).toBe(400);
     expect(statusArea(reply.text)).toContain(`${enquiryFields.message.title}: `);
-    expect(forwarded(token)).toEqual([]);
+    expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("answers a JSON body posted to /contact with a 415, and forwards nothing", async () => {
@@ -225,7 +222,7 @@ describe("the built server with an upstream API", () => {
     });
     expect(response.status).toBe(415);
     await response.body?.cancel();
-    expect(forwarded(token)).toEqual([]);
+    expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("treats a filled honeypot as sent (303 to the thank-you) and forwards nothing", async () => {
@@ -233,7 +230,7 @@ describe("the built server with an upstream API", () => {
     const reply = await postForm(site.url, { ...values, [honeypotField]: "https://spam.example" });
     expect(reply.status).toBe(303);
     expect(reply.location).toBe(sentLocation);
-    expect(forwarded(token)).toEqual([]);
+    expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("shows the upstream's errors list in the status area without a 5xx", async () => {
@@ -267,7 +264,7 @@ describe("the built server with an upstream API", () => {
     }
     expect(replies.map((r) => `${r.status} ${r.location}`)).toEqual(replies.map(() => `303 ${sentLocation}`));
 
-    const messages = forwarded(batch).map((r) => r.body?.message as string);
+    const messages = upstream.receivedFor(batch).map((r) => r.body?.message as string);
     expect(messages).toHaveLength(200);
     expect(new Set(messages).size).toBe(200);
     expect([...messages].sort()).toEqual(posts.map((p) => p.values.message).sort());
