@@ -7,13 +7,14 @@ import { renderToPipeableStream } from "react-dom/server";
 import { getConfig } from "~/config.server";
 import { CoalesceChunks } from "~/http/coalesce.server";
 import { deferHydration } from "~/http/defer-hydration.server";
-import { applyDocumentHeaders, hardeningHeaders, noStore } from "~/http/headers.server";
+import { applyDocumentHeaders, applyHardeningHeaders, isSafeMethod, noStore } from "~/http/headers.server";
 import { NonceProvider } from "~/nonce";
 
 // Check the environment as soon as the server loads the build: a bad value stops the start with a clear message.
 getConfig();
 
 const dev = process.env.NODE_ENV === "development";
+// Remix reads this export: single fetch stops streaming loader data after it.
 export const streamTimeout = 5_000;
 
 export default function handleRequest(
@@ -36,7 +37,7 @@ export default function handleRequest(
     const abortTimer = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -71,8 +72,8 @@ export default function handleRequest(
 
 /** Data requests (client navigations and form posts with JavaScript): hardened, and never cached after a post. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  for (const [name, value] of Object.entries(hardeningHeaders)) response.headers.set(name, value);
-  if (request.method !== "GET" && request.method !== "HEAD") response.headers.set("Cache-Control", noStore);
+  applyHardeningHeaders(response.headers);
+  if (!isSafeMethod(request.method)) response.headers.set("Cache-Control", noStore);
   return response;
 };
 

@@ -1,9 +1,11 @@
 /** The About Us page. */
 import { brand } from "./shared";
 
+const experienceYears = 15;
+
 export const experience = {
-  years: 15,
-  claim: "over 15 years of haunt experience",
+  years: experienceYears,
+  claim: `over ${experienceYears} years of haunt experience`,
 } as const;
 
 export const aboutPage = {

@@ -1,17 +1,19 @@
 /** The home page: its copy, the season notice, the services and the carousel. */
 import { brand } from "./shared";
 
+// The season year appears in several sentences: change it here only.
+const seasonYear = 2025;
+
 export const season = {
-  year: 2025,
-  openNotice: "Orders are open for the 2025 haunt season.",
+  year: seasonYear,
+  openNotice: `Orders are open for the ${seasonYear} haunt season.`,
   closeNote:
     "Orders close a couple of months before Halloween so every build can be finished, tested and delivered in time for opening night.",
 } as const;
 
 export const homePage = {
   title: `${brand.name} | Custom Halloween haunt props`,
-  description:
-    "Custom electric and pneumatic animatronics, haunt electronics, scenic and full haunt builds. Orders are open for the 2025 haunt season.",
+  description: `Custom electric and pneumatic animatronics, haunt electronics, scenic and full haunt builds. ${season.openNotice}`,
   heading: `Welcome to ${brand.name}`,
   servicesHeading: "What we build",
   orderLink: "Order now",

@@ -19,7 +19,7 @@ function text(field: EnquiryFieldName) {
 }
 
 /** The server's copy of the form's rules: all four required (after trimming), e-mail shape, length limits. */
-export const enquirySchema = z.object({
+const enquirySchema = z.object({
   name: text("name"),
   email: text("email").pipe(z.email("Please enter a valid e-mail address.")),
   message: text("message"),

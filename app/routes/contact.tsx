@@ -23,12 +23,8 @@ export function loader({ request }: LoaderFunctionArgs) {
   return data({ sent }, { headers: sent ? { "Cache-Control": "no-store" } : {} });
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => {
-  const headers = new Headers();
-  const cacheControl = loaderHeaders.get("Cache-Control");
-  if (cacheControl) headers.set("Cache-Control", cacheControl);
-  return headers;
-};
+// The loader's only header is the thank-you page's no-store.
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export function action({ request }: ActionFunctionArgs) {
   return handleContactPost(request, getConfig());
