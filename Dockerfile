@@ -1,5 +1,5 @@
 # Multi-stage: install everything and build, then ship only the build output and production dependencies.
-FROM node:20-bookworm-slim AS base
+FROM node:24-bookworm-slim AS base
 WORKDIR /app
 
 # All dependencies, for the build.
