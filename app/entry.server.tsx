@@ -80,3 +80,6 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (!request.signal.aborted) console.error(error);
 }
+
+// The server process (server.mjs) reaches these through the build: build.entry.module.
+export { startServices, stopServices } from "~/server/services.server";

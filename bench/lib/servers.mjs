@@ -35,7 +35,7 @@ function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs })
 }
 
 const remixCli = join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
-const serveCli = join(root, "node_modules", "@remix-run", "serve", "dist", "cli.js");
+const serverEntry = join(root, "server.mjs");
 
 export async function build(cwd, logFile) {
   await runToEnd(process.execPath, [remixCli, "build"], {
@@ -50,7 +50,7 @@ export async function build(cwd, logFile) {
 export async function startSite({ cwd = root, label, apiHost, cpuProfDir }) {
   const port = await freePort();
   const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : [];
-  const child = spawnLogged(process.execPath, [...nodeArgs, serveCli, "./build/index.js"], {
+  const child = spawnLogged(process.execPath, [...nodeArgs, serverEntry], {
     cwd,
     env: { ...process.env, NODE_ENV: "production", HOST: host, PORT: String(port), API_HOST: apiHost, API_TIMEOUT_MS: "10000" },
     logFile: join(resultsDir, `server-${label}.log`),

@@ -6,13 +6,13 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Starts the REAL built site (`remix-serve build/index.js`) as a child process for tests that talk to it over plain
+ * Starts the REAL built site (`node server.mjs`, as `npm start` runs it) as a child process for tests that talk to it over plain
  * HTTP, captures everything it prints, and stops it again. Shared by the robustness tests and any other test that
  * needs the production server.
  */
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const serveCli = join(projectRoot, "node_modules/@remix-run/serve/dist/cli.js");
+const serverEntry = join(projectRoot, "server.mjs");
 const serverBuild = join(projectRoot, "build/index.js");
 
 /** A port that was free a moment ago: listen on 0, read the port, close. */
@@ -139,12 +139,12 @@ export async function startSite(
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDir = env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
   const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
-  const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serveCli, serverBuild]];
+  const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
     cwd: appDir ?? projectRoot,
     env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
-    // npm start runs remix-serve as a grandchild: a process group lets stop() reach it too.
+    // npm start runs the server as a grandchild: a process group lets stop() reach it too.
     detached: Boolean(appDir),
   });
   running.add(child);
@@ -219,7 +219,7 @@ export async function runSiteExpectingExit(
   { timeoutMs = 20_000 } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   await ensureBuilt();
-  const child = spawn(process.execPath, [serveCli, serverBuild], {
+  const child = spawn(process.execPath, [serverEntry], {
     cwd: projectRoot,
     env: childEnv({ PORT: String(await freePort()), ...env }),
     stdio: ["ignore", "pipe", "pipe"],
