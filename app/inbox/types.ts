@@ -1,0 +1,82 @@
+/**
+ * The embedded inbox's storage contract, the same on SQLite and PostgreSQL. An enquiry and its pending
+ * notifications are committed together; the outbox claims due notifications, sends them and settles each claim.
+ */
+
+export const channels = ["email", "webhook"] as const;
+export type Channel = (typeof channels)[number];
+export type NotificationState = "pending" | "sent" | "failed";
+
+/** What a visitor sent, validated and trimmed. */
+export interface NewEnquiry {
+  name: string;
+  email: string;
+  message: string;
+}
+
+export interface StoredEnquiry extends NewEnquiry {
+  id: string;
+  receivedAt: Date;
+}
+
+/** `duplicate`: the same address sent the same message within the duplicate window; nothing new was stored. */
+export interface SaveResult {
+  id: string;
+  duplicate: boolean;
+}
+
+/** A notification this process holds a lease on until `claimUntil`; only the holder can settle it. */
+export interface ClaimedNotification {
+  id: string;
+  channel: Channel;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  /** When the enquiry was stored: retries stop this long after it (see the outbox). */
+  createdAt: Date;
+  claimUntil: Date;
+  /** Identifies this claim: a settle with an expired, taken-over claim changes nothing. */
+  claimToken: string;
+  enquiry: StoredEnquiry;
+}
+
+export interface NotificationSummary {
+  channel: Channel;
+  state: NotificationState;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface ListedEnquiry extends StoredEnquiry {
+  notifications: NotificationSummary[];
+}
+
+/** A line of the v1 JSON-lines inbox. */
+export interface V1Record {
+  receivedAt: string;
+  name: string;
+  email: string;
+  message: string;
+}
+
+export interface InboxStore {
+  /** Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate). */
+  save(enquiry: NewEnquiry, channels: readonly Channel[], now?: Date): Promise<SaveResult>;
+  /** Imports v1 lines; each line is imported once, however often this runs. Resolves with the number newly added. */
+  importV1(records: readonly V1Record[]): Promise<number>;
+  /** Claims up to `limit` due notifications (pending, due, unclaimed or with an expired lease) for `owner`. */
+  claimDue(owner: string, limit: number, now?: Date): Promise<ClaimedNotification[]>;
+  markSent(claim: ClaimedNotification, now?: Date): Promise<boolean>;
+  markRetry(claim: ClaimedNotification, error: string, nextAttemptAt: Date): Promise<boolean>;
+  markFailed(claim: ClaimedNotification, error: string, now?: Date): Promise<boolean>;
+  /** When the next pending notification becomes due (or its lease expires); null when none is pending. */
+  nextDueAt(): Promise<Date | null>;
+  /** Newest first, in pages, so a large inbox streams. */
+  list(options?: { since?: Date }): AsyncIterable<ListedEnquiry>;
+  /** Puts failed notifications back to pending, due now. Resolves with how many. */
+  retryFailed(now?: Date): Promise<number>;
+  /** Deletes every enquiry from this address (any case) with its notifications. Resolves with how many enquiries. */
+  erase(email: string): Promise<number>;
+  /** Resolves when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
