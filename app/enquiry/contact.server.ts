@@ -3,6 +3,7 @@ import type { Config } from "~/config.server";
 import { enquiryFieldNames, honeypotField, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
 import { sendEnquiry } from "~/enquiry/forward.server";
 import { logAttempt } from "~/enquiry/log.server";
+import { admitEnquiry } from "~/enquiry/rate-limit.server";
 import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
@@ -46,8 +47,11 @@ async function readForm(request: Request, type: string, bytes: Uint8Array<ArrayB
   }
 }
 
-/** The contact route's action: check the request, validate, forward, and map the outcome to the status line. */
-export async function handleContactPost(request: Request, config: Config) {
+/**
+ * The contact route's action: check the request, validate, forward, and map the outcome to the status line.
+ * clientAddress (known only behind a trusted proxy) is what the per-client rate limit counts by.
+ */
+export async function handleContactPost(request: Request, config: Config, clientAddress?: string) {
   const started = performance.now();
   const upstream = config.apiHost ? "api" : "embedded";
   const finish = (outcome: string, extra: { upstreamStatus?: number; error?: string } = {}) =>
@@ -86,6 +90,14 @@ export async function handleContactPost(request: Request, config: Config) {
   if (!validation.ok) {
     finish("invalid");
     return refuse(400, validation.errors, values);
+  }
+  const limited = admitEnquiry(config, clientAddress);
+  if (limited) {
+    finish("rate-limited");
+    return data<ContactActionData>(
+      { status: formatErrors([limited.error]), values },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
   }
 
   const outcome = await sendEnquiry(validation.enquiry, config);

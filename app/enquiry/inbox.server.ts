@@ -1,6 +1,7 @@
 import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { maxBodyBytes } from "~/enquiry/fields";
+import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { ApiError } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
@@ -45,7 +46,15 @@ export function appendEnquiry(file: string, record: StoredEnquiry): Promise<void
 
 const errorResponse = (status: number, errors: ApiError[]) => Response.json({ errors }, { status });
 
-export async function handleSaveContact(request: Request, inboxFile: string): Promise<Response> {
+/**
+ * admit, when given, is asked once the enquiry is valid and about to be stored (the rate limit of the HTTP endpoint;
+ * the contact form has already asked for the enquiries it hands over).
+ */
+export async function handleSaveContact(
+  request: Request,
+  inboxFile: string,
+  { admit }: { admit?: () => RateLimitRefusal | null } = {},
+): Promise<Response> {
   if (mediaType(request) !== "application/json") {
     discardBody(request);
     return errorResponse(415, [{ title: "Request", detail: "Send the enquiry as application/json." }]);
@@ -65,6 +74,10 @@ export async function handleSaveContact(request: Request, inboxFile: string): Pr
   const { name, email, message, security } = validation.enquiry;
   if (!isCaptchaAnswer(security)) {
     return errorResponse(400, [{ title: "Security", detail: "That is not the right answer to the security question." }]);
+  }
+  const limited = admit?.();
+  if (limited) {
+    return Response.json({ errors: [limited.error] }, { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
   }
   try {
     await appendEnquiry(inboxFile, { receivedAt: new Date().toISOString(), name, email, message });

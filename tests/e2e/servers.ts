@@ -10,6 +10,8 @@ const base = Number(process.env.E2E_PORT_BASE ?? 3200);
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 const upstreamPort = base + 10;
+// The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
+const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
 export const inboxFile = join(tmpdir(), `haunt-e2e-inbox-${base}`, "enquiries.jsonl");
 export const upstreamTimeoutMs = 1500;
 
@@ -18,9 +20,9 @@ export const e2eServers = {
   site: {
     port: base,
     url: url(base),
-    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs) },
+    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs), ...noRateLimits },
   },
-  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", INBOX_FILE: inboxFile } },
+  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", INBOX_FILE: inboxFile, ...noRateLimits } },
   // Port 9 (discard) has no listener here: every forward is refused.
-  refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000" } },
+  refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits } },
 };

@@ -78,7 +78,24 @@ export async function ensureBuilt(): Promise<void> {
 }
 
 /** The site's own environment variables: never inherited from whoever runs the tests. */
-const siteVariables = ["PORT", "HOST", "API_HOST", "API_TIMEOUT_MS", "INBOX_FILE", "NODE_ENV"];
+const siteVariables = [
+  "PORT",
+  "HOST",
+  "API_HOST",
+  "API_TIMEOUT_MS",
+  "INBOX_FILE",
+  "NODE_ENV",
+  "PUBLIC_URL",
+  "TRUST_PROXY",
+  "RATE_LIMIT_SITE_PER_MINUTE",
+  "RATE_LIMIT_CLIENT_PER_HOUR",
+];
+
+/**
+ * The rate limits off: tests post many enquiries on purpose. startSite uses this unless a test sets the variables
+ * (the rate-limit tests do).
+ */
+export const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -142,7 +159,7 @@ export async function startSite(
   const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
     cwd: appDir ?? projectRoot,
-    env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...env }),
+    env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...noRateLimits, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
     // npm start runs the server as a grandchild: a process group lets stop() reach it too.
     detached: Boolean(appDir),

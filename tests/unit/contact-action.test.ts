@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import type { Config } from "~/config.server";
+import { parseConfig, type Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
 import { handleContactPost, sentLocation, type ContactActionData } from "~/enquiry/contact.server";
 import { enquiryFields, honeypotField, maxBodyBytes, type Enquiry } from "~/enquiry/fields";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
-import { freePort } from "../support/site-server";
+import { freePort, noRateLimits } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /** The contact route's action, called directly with real Requests, forwarding to the fake upstream over HTTP. */
@@ -19,7 +19,7 @@ let logSpies: MockInstance[];
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ port: 0 });
-  config = { port: 3000, apiHost: upstream.origin, apiTimeoutMs: 2_000, inboxFile: temp.file() };
+  config = { ...parseConfig(noRateLimits), apiHost: upstream.origin, apiTimeoutMs: 2_000, inboxFile: temp.file() };
 });
 afterAll(async () => {
   await upstream?.close();

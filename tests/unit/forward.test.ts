@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Config } from "~/config.server";
+import { parseConfig, type Config } from "~/config.server";
 import { enquiryFieldNames, enquiryFields, type Enquiry } from "~/enquiry/fields";
 import { postEnquiry, readOutcome, saveContactPath, sendEnquiry } from "~/enquiry/forward.server";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
-import { freePort } from "../support/site-server";
+import { freePort, noRateLimits } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /** The upstream client against a real HTTP server on 127.0.0.1 (the fake upstream), one token per test. */
@@ -153,7 +153,12 @@ describe("readOutcome: an error body that breaks off", () => {
 });
 
 describe("sendEnquiry", () => {
-  const configFor = (apiHost: string | undefined, inboxFile: string): Config => ({ port: 3000, apiHost, apiTimeoutMs: 2_000, inboxFile });
+  const configFor = (apiHost: string | undefined, inboxFile: string): Config => ({
+    ...parseConfig(noRateLimits),
+    apiHost,
+    apiTimeoutMs: 2_000,
+    inboxFile,
+  });
 
   it("with API_HOST goes to the upstream", async () => {
     const token = randomUUID();
