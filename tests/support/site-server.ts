@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -129,6 +129,17 @@ export interface SiteServer {
   logEvents(event: string): Record<string, unknown>[];
   /** SIGTERM, then SIGKILL if it has not exited within two seconds; resolves when it has gone. */
   stop(): Promise<void>;
+  /** Sends a signal to the server process itself (inside a PID namespace: to its PID 1, as docker stop does). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code once the server has gone. */
+  exited: Promise<number | null>;
+}
+
+/** The PID (as seen from here) of the process `unshare --fork` started: PID 1 of the new namespace. */
+function namespaceInit(unsharePid: number): number {
+  const children = readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, "utf8").trim();
+  if (!children) throw new Error("unshare has not started its child yet");
+  return Number(children.split(/\s+/)[0]);
 }
 
 /** Polls until `check` returns true; throws with `what` after timeoutMs. */
@@ -150,13 +161,22 @@ export async function startSite(
     startTimeoutMs = 30_000,
     /** Another copy of the app (e.g. a reproduced deployment), started with `npm start` as the container does. */
     appDir,
-  }: { startTimeoutMs?: number; appDir?: string } = {},
+    /**
+     * Runs the production start command as PID 1 of a new PID namespace (`unshare --pid --fork --mount-proc`, needs
+     * root): a container without Docker. When PID 1 exits, the kernel kills everything else in the namespace.
+     */
+    pidNamespace = false,
+  }: { startTimeoutMs?: number; appDir?: string; pidNamespace?: boolean } = {},
 ): Promise<SiteServer> {
   if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDir = env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
   const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
-  const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serverEntry]];
+  const [command, args] = appDir
+    ? ["npm", ["start"]]
+    : pidNamespace
+      ? ["unshare", ["--pid", "--fork", "--mount-proc", process.execPath, serverEntry]]
+      : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
     cwd: appDir ?? projectRoot,
     env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...noRateLimits, ...env }),
@@ -178,6 +198,14 @@ export async function startSite(
   const url = `http://127.0.0.1:${port}`;
   const kill = (signal: NodeJS.Signals) => {
     if (appDir && child.pid) process.kill(-child.pid, signal);
+    else if (pidNamespace && child.pid) {
+      // The server is unshare's child; unshare only waits for it and exits with its status.
+      try {
+        process.kill(namespaceInit(child.pid), signal);
+      } catch {
+        child.kill(signal);
+      }
+    }
     else child.kill(signal);
   };
   const stop = async () => {
@@ -227,6 +255,8 @@ export async function startSite(
         .filter((entry) => entry.event === event);
     },
     stop,
+    signal: kill,
+    exited,
   };
 }
 
