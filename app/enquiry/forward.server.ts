@@ -27,8 +27,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): P
 
 /**
  * Turns the upstream's answer into an outcome: any 2xx is success (body not read); otherwise look for `errors` in the
- * first 64 KiB (a longer answer is no errors list we show). Throws when reading the body fails (for example when the
- * timeout aborts a stalled body): the caller decides what that means.
+ * first 64 KiB (a longer answer is no errors list we show). A body that breaks off is a generic failure.
  */
 export async function readOutcome(response: Response): Promise<Outcome> {
   if (response.ok) {
@@ -36,11 +35,11 @@ export async function readOutcome(response: Response): Promise<Outcome> {
     return { kind: "sent", status: response.status };
   }
   let body: unknown = null;
-  const answer = response.body ? await readCapped(response.body, maxAnswerBytes) : { text: "", cut: false };
   try {
+    const answer = response.body ? await readCapped(response.body, maxAnswerBytes) : { text: "", cut: false };
     if (!answer.cut) body = JSON.parse(answer.text);
   } catch {
-    // not JSON (HTML error page, empty body): the generic failure
+    // not JSON (HTML error page, empty body, cut-off stream): the generic failure
   }
   const errors = readErrorList(body);
   return errors ? { kind: "rejected", status: response.status, errors } : { kind: "failed", status: response.status };
@@ -61,8 +60,9 @@ export async function postEnquiry(enquiry: Enquiry, apiHost: string, timeoutMs: 
       redirect: "manual",
       signal,
     });
+    const outcome = await readOutcome(response);
     // The timeout covers the answer's body too: an upstream that sends headers and then stalls has not answered.
-    return await readOutcome(response);
+    return signal.aborted && outcome.kind !== "sent" ? { kind: "timeout" } : outcome;
   } catch (error) {
     if (signal.aborted) return { kind: "timeout" };
     return { kind: "unreachable", error: describeError(error) };
