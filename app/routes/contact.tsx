@@ -24,8 +24,14 @@ export function loader({ request }: LoaderFunctionArgs) {
   return data({ sent }, { headers: sent ? { "Cache-Control": "no-store" } : {} });
 }
 
-// The loader's only header is the thank-you page's no-store.
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+// The loader's only header is the thank-you page's no-store; the action's, a rate limit's Retry-After.
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (!retryAfter) return loaderHeaders;
+  const headers = new Headers(loaderHeaders);
+  headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 export function action({ request, context }: ActionFunctionArgs) {
   return handleContactPost(request, getConfig(), context.clientAddress);
