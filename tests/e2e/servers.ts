@@ -25,4 +25,10 @@ export const e2eServers = {
   embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", INBOX_FILE: inboxFile, ...noRateLimits } },
   // Port 9 (discard) has no listener here: every forward is refused.
   refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits } },
+  // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
+  limited: {
+    port: base + 3,
+    url: url(base + 3),
+    env: { API_HOST: url(upstreamPort), TRUST_PROXY: "1", RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "1" },
+  },
 };
