@@ -38,6 +38,11 @@ export function isValidPath(url: string): boolean {
   return !/[\\\u0000-\u001f\u007f]/.test(decoded);
 }
 
+/** "https" or "http, https" (one per proxy hop). */
+export function isValidForwardedProto(value: string): boolean {
+  return value.split(",").every((part) => /^\s*https?\s*$/i.test(part));
+}
+
 /**
  * For a post: the Origin a browser sent must be this host's, as Remix's own check demands (it compares the Origin's
  * host with the Host header). No Origin (a script or an old browser) passes, as it does in Remix.
@@ -84,6 +89,10 @@ type Next = () => void;
 /** Express middleware: refuses what checkRequest refuses, forgets X-Forwarded-Host, and keeps connections usable. */
 export function guardRequest(req: IncomingMessage, res: ServerResponse, next: Next): void {
   delete req.headers["x-forwarded-host"];
+  // Believed only behind a trusted proxy (TRUST_PROXY), and then it becomes the request URL's scheme: anything but
+  // http or https is dropped rather than allowed to break that URL.
+  const proto = req.headers["x-forwarded-proto"];
+  if (proto !== undefined && !isValidForwardedProto(String(proto))) delete req.headers["x-forwarded-proto"];
   const origin = req.headers.origin;
   const refusal = checkRequest({ method: req.method ?? "", url: req.url ?? "", host: req.headers.host, origin });
   freeConnectionAfterResponse(req, res);

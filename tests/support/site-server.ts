@@ -105,9 +105,15 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Servers still running: killed if the test process exits without stopping them (a crash, a timeout). */
-const running = new Set<ChildProcess>();
+const running = new Map<ChildProcess, () => void>();
 process.once("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
+  for (const killHard of running.values()) {
+    try {
+      killHard();
+    } catch {
+      // already gone
+    }
+  }
 });
 
 /** Collects a child's stdout and stderr, in arrival order, as one text. */
@@ -184,7 +190,8 @@ export async function startSite(
     // npm start runs the server as a grandchild: a process group lets stop() reach it too.
     detached: Boolean(appDir),
   });
-  running.add(child);
+  // In a PID namespace the server is unshare's child: killing unshare alone would leave it running.
+  running.set(child, () => kill("SIGKILL"));
   const output = capture(child);
   // "close" comes after "exit" once stdout and stderr are drained, so output() is then complete.
   const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));

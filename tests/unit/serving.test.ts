@@ -131,6 +131,22 @@ describe("malformed headers and methods get a clear 4xx, never a 5xx", () => {
   });
 });
 
+describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
+  it.each(["a b", "1", "ht<tp", "https, gopher"])("X-Forwarded-Proto: %s is ignored, not a 500", async (proto) => {
+    const proxied = await startSite({ API_HOST: "", TRUST_PROXY: "1" });
+    try {
+      for (const path of ["/healthz", "/", "/contact"]) {
+        expect((await raw(proxied, path, { headers: { "X-Forwarded-Proto": proto } })).status).toBe(200);
+      }
+      const { headers, body } = form(goodEnquiry);
+      const post = await raw(proxied, "/contact", { method: "POST", body, headers: { ...headers, "X-Forwarded-Proto": proto } });
+      expect(post.status).toBe(303);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
 describe("PUBLIC_URL is the one public origin", () => {
   const poisoned = { Host: "evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "gopher" };
 
