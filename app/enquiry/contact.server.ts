@@ -2,6 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import type { Config } from "~/config.server";
 import { enquiryFieldNames, honeypotField, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
 import { sendEnquiry } from "~/enquiry/forward.server";
+import { isCaptchaAnswer } from "~/enquiry/inbox.server";
 import { logAttempt } from "~/enquiry/log.server";
 import { admitEnquiry } from "~/enquiry/rate-limit.server";
 import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
@@ -91,7 +92,9 @@ export async function handleContactPost(request: Request, config: Config, client
     finish("invalid");
     return refuse(400, validation.errors, values);
   }
-  const limited = admitEnquiry(config, clientAddress);
+  // A wrong captcha answer for the embedded back-end is refused there without being stored: it is not counted.
+  const stored = config.apiHost !== undefined || isCaptchaAnswer(validation.enquiry.security);
+  const limited = stored ? admitEnquiry(config, clientAddress) : null;
   if (limited) {
     finish("rate-limited");
     return data<ContactActionData>(

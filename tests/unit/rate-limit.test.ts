@@ -104,7 +104,7 @@ describe("the built server's rate limits", () => {
     expect(upstream.receivedFor(token)).toHaveLength(3);
   });
 
-  it("POST /api/site/save-contact has the same limit: a 429 with an errors list, nothing stored", async () => {
+  it("POST /api/site/save-contact has the same limit: a 429 with an errors list, nothing stored; a wrong captcha does not count", async () => {
     const embedded = await site({ API_HOST: "", RATE_LIMIT_SITE_PER_MINUTE: "2", RATE_LIMIT_CLIENT_PER_HOUR: "0" });
     const post = () =>
       fetch(`${embedded.url}${"/api/site/save-contact"}`, {
@@ -112,6 +112,8 @@ describe("the built server's rate limits", () => {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(enquiry(randomUUID())),
       });
+    // A wrong captcha answer through the form is refused without being counted or stored.
+    expect((await postForm(embedded.url, { ...enquiry(randomUUID()), security: "Jason" })).status).toBe(400);
     expect((await post()).status).toBe(204);
     expect((await post()).status).toBe(204);
     const refused = await post();
