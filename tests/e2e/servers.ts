@@ -20,7 +20,8 @@ export const e2eServers = {
   site: {
     port: base,
     url: url(base),
-    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs), ...noRateLimits },
+    // PUBLIC_URL: the address the tests use is the one robots.txt, the sitemap and canonical links name.
+    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs), PUBLIC_URL: url(base), ...noRateLimits },
   },
   embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", INBOX_FILE: inboxFile, ...noRateLimits } },
   // Port 9 (discard) has no listener here: every forward is refused.
