@@ -22,11 +22,12 @@ const app = express();
 app.disable("x-powered-by");
 // How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
 app.set("trust proxy", config.trustProxy);
-app.use(guardRequest);
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));
+// Before anything that reads the request's host, method or path (Remix, a page cache): refusals are 4xx, not 500s.
+app.use(guardRequest);
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext }));
 
 const host = process.env.HOST || undefined;
