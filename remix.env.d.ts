@@ -8,3 +8,11 @@ declare module "@remix-run/node" {
     v3_singleFetch: true;
   }
 }
+
+// What server.mjs passes to loaders and actions (getLoadContext, see app/server/load-context.server.ts).
+declare module "@remix-run/server-runtime" {
+  interface AppLoadContext {
+    /** The visitor's address, known only when TRUST_PROXY says which proxy to believe. */
+    clientAddress?: string;
+  }
+}

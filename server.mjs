@@ -1,5 +1,7 @@
 // The site's HTTP server: Remix's Express adapter with the same static file and compression set-up as remix-serve,
-// plus what a production container needs and remix-serve cannot give (see README, "Serving").
+// plus what a production container needs and remix-serve cannot give (see README, "Serving"). The logic lives in the
+// app (typed and tested) and reaches this file through the build: build.entry.module.
+import { createServer } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import compression from "compression";
@@ -11,24 +13,31 @@ process.env.NODE_ENV ??= "production";
 const dev = process.env.NODE_ENV === "development";
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
-const { startServices, stopServices } = build.entry.module;
+const { startServices, stopServices, getConfig, guardRequest, loadContext, gracefulShutdown, serverTimeouts } =
+  build.entry.module;
 await startServices();
+const config = getConfig();
 
 const app = express();
 app.disable("x-powered-by");
+// How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
+app.set("trust proxy", config.trustProxy);
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));
-app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+// Before anything that reads the request's host, method or path (Remix, a page cache): refusals are 4xx, not 500s.
+app.use(guardRequest);
+app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext }));
 
-const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || undefined;
-const server = app.listen(port, host, () => {
-  console.log(`[server] http://${host ?? "localhost"}:${port}`);
+const server = createServer(serverTimeouts, app);
+const shutdown = gracefulShutdown(server, { stopServices });
+server.listen(config.port, host, () => {
+  console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
   if (dev) void broadcastDevReady(build);
 });
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, () => server.close(() => void stopServices()));
+  process.on(signal, () => void shutdown.shutdown(signal).then((code) => process.exit(code)));
 }

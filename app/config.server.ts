@@ -35,6 +35,20 @@ const envSchema = z.object({
   ),
   STORE_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(60_000).default(5_000)),
   INBOX_FILE: z.preprocess(emptyAsUnset, z.string().default("data/enquiries.jsonl")),
+  PUBLIC_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, e.g. https://haunt.example", abort: true })
+      .refine((value) => {
+        const url = new URL(value);
+        return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+      }, "must be an origin only (scheme, host and port), without a path, query or credentials")
+      .transform((value) => new URL(value).origin)
+      .optional(),
+  ),
+  TRUST_PROXY: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(0)),
+  RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
+  RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
 });
 
 export interface Config {
@@ -48,6 +62,15 @@ export interface Config {
   storeTimeoutMs: number;
   /** The v1 JSON-lines inbox, imported into the database at start when it exists. */
   inboxFile: string;
+  /** The site's one public origin (sitemap, robots.txt, canonical links); never taken from a request's headers. */
+  publicUrl: string;
+  /** False when PUBLIC_URL was not set and publicUrl is the local default. */
+  publicUrlSet: boolean;
+  /** How many reverse proxies in front of the site to believe about X-Forwarded-For/-Proto (0: none). */
+  trustProxy: number;
+  /** Enquiries per minute for this instance, and per client address per hour; 0 turns a limit off. */
+  rateLimitSitePerMinute: number;
+  rateLimitClientPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -68,6 +91,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     database: DATABASE_URL,
     storeTimeoutMs: STORE_TIMEOUT_MS,
     inboxFile: INBOX_FILE,
+    ...servingConfig(result.data),
+  };
+}
+
+function servingConfig(env: z.infer<typeof envSchema>) {
+  return {
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    publicUrlSet: env.PUBLIC_URL !== undefined,
+    trustProxy: env.TRUST_PROXY,
+    rateLimitSitePerMinute: env.RATE_LIMIT_SITE_PER_MINUTE,
+    rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
+import { getConfig } from "~/config.server";
 import { SiteHeader } from "~/components/SiteHeader";
 import { brand, errorPage, notFoundPage } from "~/content/site";
 import { useNonce } from "~/nonce";
@@ -24,8 +25,9 @@ export const links: LinksFunction = () => [
 ];
 
 export function loader() {
-  // The footer's year is decided once, on the server, so the hydrated page shows the same year.
-  return { year: new Date().getFullYear() };
+  // The footer's year is decided once, on the server, so the hydrated page shows the same year. The public origin
+  // (PUBLIC_URL) is the pages' canonical address (see canonicalUrl).
+  return { year: new Date().getFullYear(), publicUrl: getConfig().publicUrl };
 }
 
 // The year never changes during a visit: no need to ask the server again after navigations or posts.

@@ -25,6 +25,12 @@ export const enquiryMessages = {
   errorPrefix: "Error:",
   genericFailure: "Failed to send message.",
   unreachable: "We could not reach our enquiry service, so your message was not sent. Please try again in a few minutes.",
-  timeout: "Our enquiry service did not answer in time, so your message was not sent. Please try again in a few minutes.",
+  // The service may have taken the enquiry and only the answer was late: say so, so nobody is told it was lost.
+  timeout:
+    "Our enquiry service did not answer in time, so we cannot tell whether your message arrived. It may have: if you " +
+    "do not hear from us in a few days, please send it again.",
+  rateLimitedTitle: "Too many enquiries",
+  rateLimitedSite: "We are receiving more enquiries than usual right now, so yours was not sent. Please try again later.",
+  rateLimitedClient: "You have sent several enquiries in the last hour, so this one was not sent. Please try again later.",
   browserFailure: "Your message could not be sent because the connection failed",
 } as const;

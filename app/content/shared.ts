@@ -39,8 +39,12 @@ export const errorPage = {
   message: "An unexpected error stopped this page from loading. Please try again in a moment.",
 } as const;
 
-/** The <title>, description and Open Graph tags every page carries. */
-export function pageMeta({ title, description }: { title: string; description: string }): MetaDescriptor[] {
+/**
+ * The <title>, description and Open Graph tags every page carries; with the page's canonical address (from
+ * PUBLIC_URL), also its canonical link and og:url.
+ */
+export function pageMeta({ title, description }: { title: string; description: string }, url?: string): MetaDescriptor[] {
+  const address: MetaDescriptor[] = url ? [{ tagName: "link", rel: "canonical", href: url }, { property: "og:url", content: url }] : [];
   return [
     { title },
     { name: "description", content: description },
@@ -50,5 +54,6 @@ export function pageMeta({ title, description }: { title: string; description: s
     { property: "og:site_name", content: brand.name },
     { property: "og:locale", content: "en_US" },
     { name: "twitter:card", content: "summary" },
+    ...address,
   ];
 }

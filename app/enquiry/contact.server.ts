@@ -2,7 +2,9 @@ import { data, redirect } from "@remix-run/node";
 import type { Config } from "~/config.server";
 import { enquiryFieldNames, honeypotField, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
 import { sendEnquiry } from "~/enquiry/forward.server";
+import { isCaptchaAnswer } from "~/enquiry/embedded.server";
 import { logAttempt } from "~/enquiry/log.server";
+import { admitEnquiry } from "~/enquiry/rate-limit.server";
 import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
@@ -47,8 +49,11 @@ async function readForm(request: Request, type: string, bytes: Uint8Array<ArrayB
   }
 }
 
-/** The contact route's action: check the request, validate, forward, and map the outcome to the status line. */
-export async function handleContactPost(request: Request, config: Config) {
+/**
+ * The contact route's action: check the request, validate, forward, and map the outcome to the status line.
+ * clientAddress (known only behind a trusted proxy) is what the per-client rate limit counts by.
+ */
+export async function handleContactPost(request: Request, config: Config, clientAddress?: string) {
   const started = performance.now();
   const upstream = config.apiHost ? "api" : "embedded";
   const finish = (outcome: string, extra: { upstreamStatus?: number; error?: string } = {}) =>
@@ -87,6 +92,16 @@ export async function handleContactPost(request: Request, config: Config) {
   if (!validation.ok) {
     finish("invalid");
     return refuse(400, validation.errors, values);
+  }
+  // A wrong captcha answer for the embedded back-end is refused there without being stored: it is not counted.
+  const stored = config.apiHost !== undefined || isCaptchaAnswer(validation.enquiry.security);
+  const limited = stored ? admitEnquiry(config, clientAddress) : null;
+  if (limited) {
+    finish("rate-limited");
+    return data<ContactActionData>(
+      { status: formatErrors([limited.error]), values },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
   }
 
   const outcome = await sendEnquiry(validation.enquiry, config);

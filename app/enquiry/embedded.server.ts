@@ -1,4 +1,5 @@
 import { maxBodyBytes, type Enquiry } from "~/enquiry/fields";
+import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { ApiError, Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
@@ -38,8 +39,14 @@ export async function storeEnquiry({ name, email, message, security }: Enquiry):
 
 const errorResponse = (status: number, errors: ApiError[]) => Response.json({ errors }, { status });
 
-/** POST /api/site/save-contact: the upstream API's contract over HTTP, for clients other than our own form. */
-export async function handleSaveContact(request: Request): Promise<Response> {
+/**
+ * POST /api/site/save-contact: the upstream API's contract over HTTP, for clients other than our own form. `admit`,
+ * when given, is asked once the enquiry is valid and about to be stored (the endpoint's rate limit).
+ */
+export async function handleSaveContact(
+  request: Request,
+  { admit }: { admit?: () => RateLimitRefusal | null } = {},
+): Promise<Response> {
   if (mediaType(request) !== "application/json") {
     discardBody(request);
     return errorResponse(415, [{ title: "Request", detail: "Send the enquiry as application/json." }]);
@@ -56,6 +63,11 @@ export async function handleSaveContact(request: Request): Promise<Response> {
   const validation = validateEnquiry(input);
   if (!validation.ok) return errorResponse(400, validation.errors);
 
+  // A wrong captcha answer is refused without using up an allowance.
+  const limited = isCaptchaAnswer(validation.enquiry.security) ? admit?.() : null;
+  if (limited) {
+    return Response.json({ errors: [limited.error] }, { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+  }
   const outcome = await storeEnquiry(validation.enquiry);
   if (outcome.kind === "rejected") return errorResponse(outcome.status, outcome.errors);
   return new Response(null, { status: 204 });

@@ -20,7 +20,14 @@ export function formatErrors(errors: readonly ApiError[]): string {
   return [enquiryMessages.errorPrefix, ...entries].join(" ");
 }
 
-const asText = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value).trim() : "");
+/** How much of an upstream's errors list is shown: enough for every field of the form, never a wall of text. */
+export const maxShownErrors = 8;
+export const maxErrorTextLength = 300;
+
+const asText = (value: unknown) => {
+  const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
+  return text.length > maxErrorTextLength ? `${text.slice(0, maxErrorTextLength - 1).trimEnd()}…` : text;
+};
 
 /**
  * Reads an upstream body defensively: an object with an `errors` array whose items carry a title and/or a detail.
@@ -31,7 +38,8 @@ export function readErrorList(body: unknown): ApiError[] | null {
   const errors = body.errors
     .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null)
     .map((item) => ({ title: asText(item.title), detail: asText(item.detail) }))
-    .filter((item) => item.title || item.detail);
+    .filter((item) => item.title || item.detail)
+    .slice(0, maxShownErrors);
   return errors.length > 0 ? errors : null;
 }
 

@@ -2,8 +2,9 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
 import { brand, homePage, pageMeta, season, services } from "~/content/site";
+import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = () => pageMeta(homePage);
+export const meta: MetaFunction = (args) => pageMeta(homePage, canonicalUrl(args));
 
 export default function Home() {
   return (

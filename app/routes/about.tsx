@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { aboutPage, pageMeta } from "~/content/site";
+import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = () => pageMeta(aboutPage);
+export const meta: MetaFunction = (args) => pageMeta(aboutPage, canonicalUrl(args));
 
 export default function About() {
   return (

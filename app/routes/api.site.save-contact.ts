@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { handleSaveContact } from "~/enquiry/embedded.server";
+import { admitEnquiry } from "~/enquiry/rate-limit.server";
 import { discardBody } from "~/http/body.server";
 
 /**
@@ -14,11 +15,11 @@ export function loader() {
   return new Response("Method Not Allowed\n", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain" } });
 }
 
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   const config = getConfig();
   if (config.apiHost) {
     discardBody(request); // unread, a large body would stall the next request on this keep-alive connection
     return notFound();
   }
-  return handleSaveContact(request);
+  return handleSaveContact(request, { admit: () => admitEnquiry(config, context.clientAddress) });
 }

@@ -14,8 +14,9 @@ import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
 import { handleContactPost } from "~/enquiry/contact.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
+import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = () => pageMeta(contactPage);
+export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args));
 
 export function loader({ request }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
@@ -23,11 +24,17 @@ export function loader({ request }: LoaderFunctionArgs) {
   return data({ sent }, { headers: sent ? { "Cache-Control": "no-store" } : {} });
 }
 
-// The loader's only header is the thank-you page's no-store.
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+// The loader's only header is the thank-you page's no-store; the action's, a rate limit's Retry-After.
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (!retryAfter) return loaderHeaders;
+  const headers = new Headers(loaderHeaders);
+  headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
-export function action({ request }: ActionFunctionArgs) {
-  return handleContactPost(request, getConfig());
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleContactPost(request, getConfig(), context.clientAddress);
 }
 
 /**

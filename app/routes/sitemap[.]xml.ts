@@ -1,8 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getConfig } from "~/config.server";
 import { navigation } from "~/content/site";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
+export function loader() {
+  // PUBLIC_URL, never the request's Host: this answer is cached publicly.
+  const origin = getConfig().publicUrl;
   const urls = navigation.map((item) => `  <url><loc>${origin}${item.to}</loc></url>`).join("\n");
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return new Response(body, {

@@ -12,6 +12,12 @@ const inboxStartWaitMs = 5_000;
 
 export async function startServices(): Promise<void> {
   const config = getConfig();
+  if (!config.publicUrlSet) {
+    console.warn(
+      `[config] PUBLIC_URL is not set: sitemap.xml, robots.txt and canonical links use ${config.publicUrl}. ` +
+        "Set it to the site's public origin, e.g. https://haunt.example.",
+    );
+  }
   if (config.apiHost) return; // enquiries go to the API: no embedded inbox
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {

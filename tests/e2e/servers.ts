@@ -14,6 +14,8 @@ const dataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
 /** The embedded servers' SQLite files: the tests read them (and hold their locks) directly. */
 export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
+// The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
+const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
 export const upstreamTimeoutMs = 1500;
 
 export const e2eServers = {
@@ -21,11 +23,22 @@ export const e2eServers = {
   site: {
     port: base,
     url: url(base),
-    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs) },
+    // PUBLIC_URL: the address the tests use is the one robots.txt, the sitemap and canonical links name.
+    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs), PUBLIC_URL: url(base), ...noRateLimits },
   },
-  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}` } },
+  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}`, ...noRateLimits } },
   // Embedded too, on a database the tests lock to make it stop answering; it gives up waiting after a second.
-  stuck: { port: base + 5, url: url(base + 5), env: { API_HOST: "", DATABASE_URL: `file:${stuckDatabase}`, STORE_TIMEOUT_MS: "1000" } },
+  stuck: {
+    port: base + 5,
+    url: url(base + 5),
+    env: { API_HOST: "", DATABASE_URL: `file:${stuckDatabase}`, STORE_TIMEOUT_MS: "1000", ...noRateLimits },
+  },
   // Port 9 (discard) has no listener here: every forward is refused.
-  refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000" } },
+  refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits } },
+  // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
+  limited: {
+    port: base + 3,
+    url: url(base + 3),
+    env: { API_HOST: url(upstreamPort), TRUST_PROXY: "1", RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "1" },
+  },
 };

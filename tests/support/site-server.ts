@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -93,7 +93,17 @@ const siteVariables = [
   "NOTIFY_EMAIL_FROM",
   "NOTIFY_WEBHOOK_URL",
   "NODE_ENV",
+  "PUBLIC_URL",
+  "TRUST_PROXY",
+  "RATE_LIMIT_SITE_PER_MINUTE",
+  "RATE_LIMIT_CLIENT_PER_HOUR",
 ];
+
+/**
+ * The rate limits off: tests post many enquiries on purpose. startSite uses this unless a test sets the variables
+ * (the rate-limit tests do).
+ */
+export const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -103,9 +113,15 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Servers still running: killed if the test process exits without stopping them (a crash, a timeout). */
-const running = new Set<ChildProcess>();
+const running = new Map<ChildProcess, () => void>();
 process.once("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
+  for (const killHard of running.values()) {
+    try {
+      killHard();
+    } catch {
+      // already gone
+    }
+  }
 });
 
 /** Collects a child's stdout and stderr, in arrival order, as one text. */
@@ -131,6 +147,17 @@ export interface SiteServer {
   logEvents(event: string): Record<string, unknown>[];
   /** SIGTERM, then SIGKILL if it has not exited within two seconds; resolves when it has gone. */
   stop(): Promise<void>;
+  /** Sends a signal to the server process itself (inside a PID namespace: to its PID 1, as docker stop does). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code once the server has gone. */
+  exited: Promise<number | null>;
+}
+
+/** The PID (as seen from here) of the process `unshare --fork` started: PID 1 of the new namespace. */
+function namespaceInit(unsharePid: number): number {
+  const children = readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, "utf8").trim();
+  if (!children) throw new Error("unshare has not started its child yet");
+  return Number(children.split(/\s+/)[0]);
 }
 
 /** Polls until `check` returns true; throws with `what` after timeoutMs. */
@@ -152,22 +179,32 @@ export async function startSite(
     startTimeoutMs = 30_000,
     /** Another copy of the app (e.g. a reproduced deployment), started with `npm start` as the container does. */
     appDir,
-  }: { startTimeoutMs?: number; appDir?: string } = {},
+    /**
+     * Runs the production start command as PID 1 of a new PID namespace (`unshare --pid --fork --mount-proc`, needs
+     * root): a container without Docker. When PID 1 exits, the kernel kills everything else in the namespace.
+     */
+    pidNamespace = false,
+  }: { startTimeoutMs?: number; appDir?: string; pidNamespace?: boolean } = {},
 ): Promise<SiteServer> {
   if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDir = env.DATABASE_URL === undefined || env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
   const databaseUrl = env.DATABASE_URL ?? `file:${join(ownDir!, "enquiries.db")}`;
   const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
-  const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serverEntry]];
+  const [command, args] = appDir
+    ? ["npm", ["start"]]
+    : pidNamespace
+      ? ["unshare", ["--pid", "--fork", "--mount-proc", process.execPath, serverEntry]]
+      : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
     cwd: appDir ?? projectRoot,
-    env: childEnv({ PORT: String(port), DATABASE_URL: databaseUrl, INBOX_FILE: inboxFile, ...env }),
+    env: childEnv({ PORT: String(port), DATABASE_URL: databaseUrl, INBOX_FILE: inboxFile, ...noRateLimits, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
     // npm start runs the server as a grandchild: a process group lets stop() reach it too.
     detached: Boolean(appDir),
   });
-  running.add(child);
+  // In a PID namespace the server is unshare's child: killing unshare alone would leave it running.
+  running.set(child, () => kill("SIGKILL"));
   const output = capture(child);
   // "close" comes after "exit" once stdout and stderr are drained, so output() is then complete.
   const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
@@ -181,6 +218,14 @@ export async function startSite(
   const url = `http://127.0.0.1:${port}`;
   const kill = (signal: NodeJS.Signals) => {
     if (appDir && child.pid) process.kill(-child.pid, signal);
+    else if (pidNamespace && child.pid) {
+      // The server is unshare's child; unshare only waits for it and exits with its status.
+      try {
+        process.kill(namespaceInit(child.pid), signal);
+      } catch {
+        child.kill(signal);
+      }
+    }
     else child.kill(signal);
   };
   const stop = async () => {
@@ -232,6 +277,8 @@ export async function startSite(
         .filter((entry) => entry.event === event);
     },
     stop,
+    signal: kill,
+    exited,
   };
 }
 

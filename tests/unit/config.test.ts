@@ -20,6 +20,11 @@ describe("parseConfig", () => {
       database: { kind: "sqlite", path: "data/enquiries.db" },
       storeTimeoutMs: 5_000,
       inboxFile: "data/enquiries.jsonl",
+      publicUrl: "http://localhost:3000",
+      publicUrlSet: false,
+      trustProxy: 0,
+      rateLimitSitePerMinute: 30,
+      rateLimitClientPerHour: 10,
     });
   });
 
@@ -36,7 +41,8 @@ describe("parseConfig", () => {
   });
 
   it("treats empty strings as unset", () => {
-    expect(parseConfig({ PORT: "", API_HOST: "", API_TIMEOUT_MS: "", DATABASE_URL: "", STORE_TIMEOUT_MS: "", INBOX_FILE: "" })).toEqual(parseConfig({}));
+    const empty = { PORT: "", API_HOST: "", API_TIMEOUT_MS: "", DATABASE_URL: "", STORE_TIMEOUT_MS: "", INBOX_FILE: "", PUBLIC_URL: "", TRUST_PROXY: "" };
+    expect(parseConfig({ ...empty, RATE_LIMIT_SITE_PER_MINUTE: "", RATE_LIMIT_CLIENT_PER_HOUR: "" })).toEqual(parseConfig({}));
   });
 
   it("ignores unrelated variables", () => {
@@ -108,5 +114,49 @@ describe("parseConfig", () => {
   it("names every bad variable at once", () => {
     const message = refusal({ API_HOST: "ftp://x", API_TIMEOUT_MS: "5", PORT: "99999" });
     for (const name of ["API_HOST", "API_TIMEOUT_MS", "PORT"]) expect(message).toContain(name);
+  });
+
+  it.each([
+    ["https://haunt.example", "https://haunt.example"],
+    ["https://haunt.example/", "https://haunt.example"],
+    ["HTTPS://Haunt.Example:443", "https://haunt.example"],
+    ["http://localhost:8080", "http://localhost:8080"],
+  ])("accepts PUBLIC_URL %s as the origin %s", (value, origin) => {
+    expect(parseConfig({ PUBLIC_URL: value })).toMatchObject({ publicUrl: origin, publicUrlSet: true });
+  });
+
+  it("defaults PUBLIC_URL to http://localhost and the port", () => {
+    expect(parseConfig({ PORT: "8080" })).toMatchObject({ publicUrl: "http://localhost:8080", publicUrlSet: false });
+  });
+
+  it.each(["haunt.example", "ftp://haunt.example", "https://haunt.example/shop", "https://haunt.example/?a=1", "https://u:p@haunt.example"])(
+    "refuses PUBLIC_URL %s, naming it",
+    (value) => {
+      expect(refusal({ PUBLIC_URL: value })).toContain("PUBLIC_URL");
+    },
+  );
+
+  it.each([
+    ["0", 0],
+    ["1", 1],
+    ["2", 2],
+  ])("accepts TRUST_PROXY %s", (value, expected) => {
+    expect(parseConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  it.each(["-1", "true", "1.5", "loopback", "11"])("refuses TRUST_PROXY %s, naming it", (value) => {
+    expect(refusal({ TRUST_PROXY: value })).toContain("TRUST_PROXY");
+  });
+
+  it("reads the rate limits, 0 meaning off", () => {
+    expect(parseConfig({ RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "100" })).toMatchObject({
+      rateLimitSitePerMinute: 0,
+      rateLimitClientPerHour: 100,
+    });
+  });
+
+  it.each(["RATE_LIMIT_SITE_PER_MINUTE", "RATE_LIMIT_CLIENT_PER_HOUR"])("refuses %s=-1 or ten, naming it", (name) => {
+    expect(refusal({ [name]: "-1" })).toContain(name);
+    expect(refusal({ [name]: "ten" })).toContain(name);
   });
 });

@@ -5,7 +5,7 @@ import { enquiryMessages } from "~/content/site";
 import { handleContactPost, sentLocation, type ContactActionData } from "~/enquiry/contact.server";
 import { enquiryFields, honeypotField, maxBodyBytes, type Enquiry } from "~/enquiry/fields";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
-import { freePort } from "../support/site-server";
+import { freePort, noRateLimits } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /** The contact route's action, called directly with real Requests, forwarding to the fake upstream over HTTP. */
@@ -19,7 +19,7 @@ let logSpies: MockInstance[];
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ port: 0 });
-  config = parseConfig({ API_HOST: upstream.origin, API_TIMEOUT_MS: "2000", DATABASE_URL: `file:${temp.file("enquiries.db")}` });
+  config = parseConfig({ ...noRateLimits, API_HOST: upstream.origin, API_TIMEOUT_MS: "2000", DATABASE_URL: `file:${temp.file("enquiries.db")}` });
 });
 afterAll(async () => {
   await upstream?.close();

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "~/config.server";
 import { enquiryFieldNames, enquiryFields, type Enquiry } from "~/enquiry/fields";
 import { postEnquiry, readOutcome, saveContactPath, sendEnquiry } from "~/enquiry/forward.server";
+import { maxErrorTextLength, maxShownErrors } from "~/enquiry/status";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
-import { freePort } from "../support/site-server";
 import { useEmbeddedInbox } from "../support/embedded-inbox";
+import { startHostileUpstream } from "../support/hostile-upstream";
+import { freePort } from "../support/site-server";
 
 /** The upstream client against a real HTTP server on 127.0.0.1 (the fake upstream), one token per test. */
 
@@ -176,5 +178,45 @@ describe("sendEnquiry", () => {
     const outcome = await sendEnquiry(sent, withApi);
     expect(outcome).toEqual({ kind: "rejected", status: 400, errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }] });
     expect((await inbox.stored()).filter((item) => item.message === sent.message)).toEqual([]);
+  });
+});
+
+describe("postEnquiry: an upstream that misbehaves is bounded", () => {
+  it("asks for an unencoded answer and reads at most 64 KiB of a 400 carrying a 100 MB title", async () => {
+    const hostile = await startHostileUpstream("huge-title");
+    try {
+      const started = Date.now();
+      expect(await postEnquiry(enquiry(), hostile.origin, 5_000)).toEqual({ kind: "failed", status: 400 });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // 64 KiB read; the rest of what was written sat in socket buffers when the reader stopped.
+      expect(hostile.bytesSent()).toBeLessThan(16 * 1024 * 1024);
+      expect(hostile.requests[0]!["accept-encoding"]).toBe("identity");
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it("an answer that sends its headers and then stalls is a timeout, within a bound", async () => {
+    const hostile = await startHostileUpstream("stall-after-headers");
+    try {
+      const started = Date.now();
+      expect(await postEnquiry(enquiry(), hostile.origin, 500)).toEqual({ kind: "timeout" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it("an errors list of 100 long entries is cut to a few short ones", async () => {
+    const hostile = await startHostileUpstream("many-errors");
+    try {
+      const outcome = await postEnquiry(enquiry(), hostile.origin, 5_000);
+      expect(outcome.kind).toBe("rejected");
+      const errors = outcome.kind === "rejected" ? outcome.errors : [];
+      expect(errors).toHaveLength(maxShownErrors);
+      for (const error of errors) expect(error.detail.length).toBeLessThanOrEqual(maxErrorTextLength);
+    } finally {
+      await hostile.close();
+    }
   });
 });
