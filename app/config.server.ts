@@ -6,6 +6,88 @@ import { z } from "zod";
  */
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
+// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL) ----------------------------
+// Kept together so the other variables' changes merge without touching these.
+
+/** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
+const plainAddress = z.email();
+
+/** One or more plain addresses separated by commas; blanks around them are ignored. */
+const addressList = z
+  .string()
+  .transform((value) => value.split(",").map((part) => part.trim()))
+  .refine(
+    (parts) => parts.length > 0 && parts.every((part) => plainAddress.safeParse(part).success),
+    "must be one or more e-mail addresses separated by commas, e.g. owner@example.com,shop@example.com",
+  );
+
+function notifyEnvShape() {
+  return {
+    SMTP_URL: z.preprocess(
+      emptyAsUnset,
+      z
+        .url({
+          protocol: /^smtps?$/,
+          hostname: /.+/,
+          error: "must be smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps://… (TLS from the start)",
+          abort: true,
+        })
+        .refine((value) => {
+          const url = new URL(value);
+          return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash;
+        }, "must be scheme, optional user:password, host and port only, without a path, query or fragment")
+        .optional(),
+    ),
+    NOTIFY_EMAIL_TO: z.preprocess(emptyAsUnset, addressList.optional()),
+    NOTIFY_EMAIL_FROM: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim() : value),
+      z.email({ error: "must be one e-mail address, e.g. site@example.com" }).optional(),
+    ),
+    NOTIFY_WEBHOOK_URL: z.preprocess(
+      emptyAsUnset,
+      z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)" }).optional(),
+    ),
+  };
+}
+
+/** E-mail needs all three of its variables or none: a half-configured channel would silently notify nobody. */
+function notifyEnvProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => Boolean(env[name]);
+  const emailVariables = ["SMTP_URL", "NOTIFY_EMAIL_TO", "NOTIFY_EMAIL_FROM"];
+  const given = emailVariables.filter(set);
+  if (given.length === 0 || given.length === emailVariables.length) return [];
+  return emailVariables
+    .filter((name) => !set(name))
+    .map((name) => `  ${name}: must be set too, because ${given.join(" and ")} ${given.length > 1 ? "are" : "is"} (e-mail needs SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM)`);
+}
+
+export interface EmailChannelConfig {
+  /** smtp:// or smtps:// with optional credentials. Never logged: it may hold a password. */
+  smtpUrl: string;
+  to: string[];
+  from: string;
+}
+
+export interface NotifyConfig {
+  email: EmailChannelConfig | undefined;
+  /** Never logged whole: Slack's and Discord's webhook URLs are secrets. */
+  webhookUrl: string | undefined;
+}
+
+function notifyConfig(data: {
+  SMTP_URL?: string;
+  NOTIFY_EMAIL_TO?: string[];
+  NOTIFY_EMAIL_FROM?: string;
+  NOTIFY_WEBHOOK_URL?: string;
+}): NotifyConfig {
+  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL } = data;
+  const email =
+    SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM ? { smtpUrl: SMTP_URL, to: NOTIFY_EMAIL_TO, from: NOTIFY_EMAIL_FROM } : undefined;
+  return { email, webhookUrl: NOTIFY_WEBHOOK_URL };
+}
+
+// --- end of notifications ---------------------------------------------------------------------------------------
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(3000)),
   API_HOST: z.preprocess(
@@ -22,6 +104,7 @@ const envSchema = z.object({
   ),
   API_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(120_000).default(10_000)),
   INBOX_FILE: z.preprocess(emptyAsUnset, z.string().default("data/enquiries.jsonl")),
+  ...notifyEnvShape(),
 });
 
 export interface Config {
@@ -30,6 +113,8 @@ export interface Config {
   apiHost: string | undefined;
   apiTimeoutMs: number;
   inboxFile: string;
+  /** Which notification channels are configured; unset (as in tests built by hand) means none. */
+  notify?: NotifyConfig;
 }
 
 export class ConfigError extends Error {
@@ -38,12 +123,21 @@ export class ConfigError extends Error {
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  const problems = [
+    ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
+    ...notifyEnvProblems(env),
+  ];
+  if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
   }
   const { PORT, API_HOST, API_TIMEOUT_MS, INBOX_FILE } = result.data;
-  return { port: PORT, apiHost: API_HOST, apiTimeoutMs: API_TIMEOUT_MS, inboxFile: INBOX_FILE };
+  return {
+    port: PORT,
+    apiHost: API_HOST,
+    apiTimeoutMs: API_TIMEOUT_MS,
+    inboxFile: INBOX_FILE,
+    notify: notifyConfig(result.data),
+  };
 }
 
 let config: Config | undefined;
