@@ -31,7 +31,7 @@ export interface ClaimedNotification {
   channel: Channel;
   /** Attempts so far, this one included. */
   attempts: number;
-  /** When the enquiry was stored: retries stop this long after it (see the outbox). */
+  /** When this round of delivery began (the enquiry was stored, or `inbox retry` put it back): retries stop a set time after it. */
   createdAt: Date;
   claimUntil: Date;
   /** Identifies this claim: a settle with an expired, taken-over claim changes nothing. */

@@ -1,0 +1,42 @@
+/**
+ * The little the store needs from a database, on SQLite and PostgreSQL alike: run statements (written with `?`
+ * placeholders) one by one or as one transaction, apply migrations under a lock, close. Every call is bounded in time:
+ * a database that hangs (dead disk, stuck mount, unreachable server) fails the call instead of hanging a request.
+ */
+
+export type Params = readonly (string | number | null)[];
+export type Row = Record<string, unknown>;
+export interface Statement {
+  sql: string;
+  params?: Params;
+}
+
+export interface Migration {
+  version: number;
+  statements: readonly string[];
+}
+
+export interface SqlClient {
+  readonly dialect: "sqlite" | "postgres";
+  /** One statement; its rows (empty for statements that return none). */
+  query(sql: string, params?: Params): Promise<Row[]>;
+  /** Statements run in order in one transaction; the rows of each. All or nothing. */
+  transaction(statements: readonly Statement[]): Promise<Row[][]>;
+  /** Applies the migrations not applied yet, under a lock, so two processes starting together never both migrate. */
+  migrate(migrations: readonly Migration[]): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** The database did not answer in time, or could not be reached: the visitor is told to try again later. */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
+
+/** Rejects with StoreUnavailableError when `promise` has not settled after `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(`${what}: no answer from the database within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,98 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { freePort } from "./site-server";
+
+/**
+ * A throwaway PostgreSQL cluster for tests: initdb in a temp dir, listening on 127.0.0.1 on a free port (its socket in
+ * the same dir), trust auth for the local test user, removed by stop(). The server refuses to run as root, so as root
+ * it runs as Debian's `postgres` user (runuser). Needs Debian's postgresql package (.ci/run installs it).
+ */
+
+export interface TestPostgres {
+  /** postgres://… of a fresh database made for the caller. */
+  createDatabase(name?: string): Promise<string>;
+  port: number;
+  /** Fast shutdown and start again on the same port and data (a database restart under a running site). */
+  restart(): void;
+  stopServer(): void;
+  startServer(): void;
+  stop(): void;
+}
+
+function binDir(): string {
+  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort().reverse() : [];
+  for (const version of versions) {
+    const dir = `/usr/lib/postgresql/${version}/bin`;
+    if (existsSync(join(dir, "initdb"))) return dir;
+  }
+  throw new Error("PostgreSQL is not installed (apt-get install postgresql)");
+}
+
+export const postgresAvailable = (() => {
+  try {
+    binDir();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = binDir();
+  const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), "haunt-pg-"));
+  const data = join(dir, "data");
+  if (root) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  const run = (tool: string, args: string[]) => {
+    const [command, argv] = root ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
+    const result = spawnSync(command, argv, { encoding: "utf8", timeout: 60_000 });
+    if (result.status !== 0) throw new Error(`${tool} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+  };
+  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  const port = await freePort();
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=100`;
+  const startServer = () => run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
+  const stopServer = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
+  startServer();
+  let stopped = false;
+  const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let counter = 0;
+
+  return {
+    port,
+    async createDatabase(name = `test_${process.pid}_${++counter}`) {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    restart() {
+      stopServer();
+      startServer();
+    },
+    stopServer,
+    startServer,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "-t", "30", "stop"]);
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
