@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseDatabaseUrl, type DatabaseLocation } from "~/inbox/store.server";
 
 /**
  * The environment, read and checked once. An invalid value stops the server at start with a message that names the
@@ -103,6 +104,18 @@ const envSchema = z.object({
       .optional(),
   ),
   API_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(120_000).default(10_000)),
+  DATABASE_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .default("file:data/enquiries.db")
+      .transform((value, context) => {
+        const location = parseDatabaseUrl(value);
+        if (!location) context.addIssue({ code: "custom", message: "must be file:PATH (SQLite) or postgres://… / postgresql://…" });
+        return location ?? z.NEVER;
+      }),
+  ),
+  STORE_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(60_000).default(5_000)),
   INBOX_FILE: z.preprocess(emptyAsUnset, z.string().default("data/enquiries.jsonl")),
   ...notifyEnvShape(),
 });
@@ -112,6 +125,11 @@ export interface Config {
   /** Origin of the upstream API; undefined means the site's own embedded back-end takes the enquiries. */
   apiHost: string | undefined;
   apiTimeoutMs: number;
+  /** The embedded inbox's database: SQLite file or PostgreSQL. */
+  database: DatabaseLocation;
+  /** How long a request waits for the database before the visitor is told to try again later. */
+  storeTimeoutMs: number;
+  /** The v1 JSON-lines inbox, imported into the database at start when it exists. */
   inboxFile: string;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
@@ -130,11 +148,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
   }
-  const { PORT, API_HOST, API_TIMEOUT_MS, INBOX_FILE } = result.data;
+  const { PORT, API_HOST, API_TIMEOUT_MS, DATABASE_URL, STORE_TIMEOUT_MS, INBOX_FILE } = result.data;
   return {
     port: PORT,
     apiHost: API_HOST,
     apiTimeoutMs: API_TIMEOUT_MS,
+    database: DATABASE_URL,
+    storeTimeoutMs: STORE_TIMEOUT_MS,
     inboxFile: INBOX_FILE,
     notify: notifyConfig(result.data),
   };

@@ -83,3 +83,4 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 
 // The server process (server.mjs) reaches these through the build: build.entry.module.
 export { startServices, stopServices } from "~/server/services.server";
+export { runInboxCommand } from "~/inbox/cli.server";

@@ -27,7 +27,8 @@ function pageStatus(outcome: Outcome): number {
     case "sent":
       return 200;
     case "rejected":
-      return outcome.status >= 400 && outcome.status < 500 ? outcome.status : 502;
+      // 503 says "try again later" (the embedded store, or an upstream that says so); other upstream faults are 502.
+      return (outcome.status >= 400 && outcome.status < 500) || outcome.status === 503 ? outcome.status : 502;
     case "failed":
     case "unreachable":
       return 502;

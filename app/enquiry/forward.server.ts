@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import type { Enquiry } from "~/enquiry/fields";
-import { handleSaveContact } from "~/enquiry/inbox.server";
+import { storeEnquiry } from "~/enquiry/embedded.server";
 import { readErrorList, type Outcome } from "~/enquiry/status";
 
 export const saveContactPath = "/api/site/save-contact";
@@ -44,18 +44,7 @@ export async function postEnquiry(enquiry: Enquiry, apiHost: string, timeoutMs: 
 
 /** Sends to the configured upstream, or, when none is configured, to the site's own embedded back-end. */
 export async function sendEnquiry(enquiry: Enquiry, config: Config): Promise<Outcome> {
-  if (config.apiHost) return postEnquiry(enquiry, config.apiHost, config.apiTimeoutMs);
-  // Same contract as over HTTP, without a loopback round trip.
-  const request = new Request(`http://embedded${saveContactPath}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(enquiry),
-  });
-  try {
-    return await readOutcome(await handleSaveContact(request, config.inboxFile));
-  } catch (error) {
-    return { kind: "unreachable", error: describeError(error) };
-  }
+  return config.apiHost ? postEnquiry(enquiry, config.apiHost, config.apiTimeoutMs) : storeEnquiry(enquiry);
 }
 
 /** "TypeError: fetch failed (ECONNREFUSED)": the error and its cause's code, for the server log. */

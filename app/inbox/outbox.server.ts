@@ -211,13 +211,15 @@ function describeChannels(notify: NotifyConfig): string {
 }
 
 let running: Outbox | undefined;
+/** Set by stopOutbox: a store that opens during shutdown must not start a sender nobody will stop. */
+let shutDown = false;
 
 /**
  * Starts this process's sender for the configured channels. With none configured, enquiries are still stored, and
  * the log says plainly that nobody will hear of them.
  */
 export function startOutbox(store: InboxStore, notify: NotifyConfig | undefined, options: Partial<OutboxOptions> = {}): Outbox | undefined {
-  if (running) return running;
+  if (running || shutDown) return running;
   if (!notify || configuredChannels(notify).length === 0) {
     console.warn(
       "[notify] no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
@@ -240,6 +242,7 @@ export function wakeOutbox(): void {
 }
 
 export async function stopOutbox(): Promise<void> {
+  shutDown = true;
   const outbox = running;
   running = undefined;
   await outbox?.stop();

@@ -27,8 +27,9 @@ export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postg
 export function parseDatabaseUrl(value: string): DatabaseLocation | null {
   if (/^postgres(ql)?:\/\//i.test(value)) {
     try {
-      new URL(value);
-      return { kind: "postgres", url: value };
+      const url = new URL(value);
+      // A server to talk to: a host name, or a socket directory as ?host=
+      return url.hostname || url.searchParams.get("host") ? { kind: "postgres", url: value } : null;
     } catch {
       return null;
     }

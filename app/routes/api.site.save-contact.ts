@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { handleSaveContact } from "~/enquiry/inbox.server";
+import { handleSaveContact } from "~/enquiry/embedded.server";
 import { discardBody } from "~/http/body.server";
 
 /**
@@ -20,5 +20,5 @@ export function action({ request }: ActionFunctionArgs) {
     discardBody(request); // unread, a large body would stall the next request on this keep-alive connection
     return notFound();
   }
-  return handleSaveContact(request, config.inboxFile);
+  return handleSaveContact(request);
 }

@@ -1,12 +1,30 @@
 import { getConfig } from "~/config.server";
+import { configuredChannels, startOutbox, stopOutbox } from "~/inbox/outbox.server";
+import { startInbox, stopInbox } from "~/inbox/runtime.server";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last
  * request has been answered (see server.mjs). Starting checks the environment: a bad value stops the start with a
  * message naming the variable.
  */
+
+// How long the start waits for the inbox database before serving pages anyway (it keeps retrying in the background).
+const inboxStartWaitMs = 10_000;
+
 export async function startServices(): Promise<void> {
-  getConfig();
+  const config = getConfig();
+  if (config.apiHost) return; // enquiries go to the API: no embedded inbox
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, inboxStartWaitMs);
+  });
+  // Each enquiry gets a pending notification per configured channel; the outbox sends them once the store is open.
+  const notifications = configuredChannels(config.notify);
+  await Promise.race([startInbox(config, notifications, (store) => startOutbox(store, config.notify)), waited]);
+  clearTimeout(timer);
 }
 
-export async function stopServices(): Promise<void> {}
+export async function stopServices(): Promise<void> {
+  await stopOutbox(); // first: its sends in flight still settle their claims in the store
+  await stopInbox();
+}

@@ -78,7 +78,18 @@ export async function ensureBuilt(): Promise<void> {
 }
 
 /** The site's own environment variables: never inherited from whoever runs the tests. */
-const siteVariables = ["PORT", "HOST", "API_HOST", "API_TIMEOUT_MS", "INBOX_FILE", "NODE_ENV"];
+const siteVariables = [
+  "PORT",
+  "HOST",
+  "API_HOST",
+  "API_TIMEOUT_MS",
+  "INBOX_FILE",
+  "NODE_ENV",
+  "SMTP_URL",
+  "NOTIFY_EMAIL_TO",
+  "NOTIFY_EMAIL_FROM",
+  "NOTIFY_WEBHOOK_URL",
+];
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -112,6 +123,8 @@ export interface SiteServer {
   logEvents(event: string): Record<string, unknown>[];
   /** SIGTERM, then SIGKILL if it has not exited within two seconds; resolves when it has gone. */
   stop(): Promise<void>;
+  /** Sends one signal and nothing else (SIGKILL: a crash; SIGTERM: a shutdown left to itself); resolves when it has gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /** Polls until `check` returns true; throws with `what` after timeoutMs. */
@@ -210,6 +223,11 @@ export async function startSite(
         .filter((entry) => entry.event === event);
     },
     stop,
+    async kill(signal) {
+      if (gone) return;
+      kill(signal);
+      await exited;
+    },
   };
 }
 

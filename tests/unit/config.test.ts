@@ -13,11 +13,31 @@ function refusal(env: Record<string, string | undefined>): string {
 
 describe("parseConfig", () => {
   it("has defaults for an empty environment: embedded back-end, 10 s timeout, port 3000", () => {
-    expect(parseConfig({})).toMatchObject({ port: 3000, apiHost: undefined, apiTimeoutMs: 10_000, inboxFile: "data/enquiries.jsonl" });
+    expect(parseConfig({})).toEqual({
+      port: 3000,
+      apiHost: undefined,
+      apiTimeoutMs: 10_000,
+      database: { kind: "sqlite", path: "data/enquiries.db" },
+      storeTimeoutMs: 5_000,
+      inboxFile: "data/enquiries.jsonl",
+      notify: { email: undefined, webhookUrl: undefined },
+    });
+  });
+
+  it("reads DATABASE_URL as a SQLite file or a PostgreSQL URL, and refuses anything else naming the variable", () => {
+    expect(parseConfig({ DATABASE_URL: "file:/var/lib/haunt/enquiries.db" }).database).toEqual({ kind: "sqlite", path: "/var/lib/haunt/enquiries.db" });
+    expect(parseConfig({ DATABASE_URL: "postgres://haunt:secret@db:5432/haunt" }).database).toEqual({
+      kind: "postgres",
+      url: "postgres://haunt:secret@db:5432/haunt",
+    });
+    for (const bad of ["enquiries.db", "mysql://db/haunt", "postgres://", "file:"]) {
+      expect(() => parseConfig({ DATABASE_URL: bad })).toThrow(/DATABASE_URL/);
+    }
+    expect(() => parseConfig({ STORE_TIMEOUT_MS: "10" })).toThrow(/STORE_TIMEOUT_MS/);
   });
 
   it("treats empty strings as unset", () => {
-    expect(parseConfig({ PORT: "", API_HOST: "", API_TIMEOUT_MS: "", INBOX_FILE: "" })).toEqual(parseConfig({}));
+    expect(parseConfig({ PORT: "", API_HOST: "", API_TIMEOUT_MS: "", DATABASE_URL: "", STORE_TIMEOUT_MS: "", INBOX_FILE: "" })).toEqual(parseConfig({}));
   });
 
   it("ignores unrelated variables", () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import type { Config } from "~/config.server";
+import { parseConfig, type Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
 import { handleContactPost, sentLocation, type ContactActionData } from "~/enquiry/contact.server";
 import { enquiryFields, honeypotField, maxBodyBytes, type Enquiry } from "~/enquiry/fields";
@@ -19,7 +19,7 @@ let logSpies: MockInstance[];
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ port: 0 });
-  config = { port: 3000, apiHost: upstream.origin, apiTimeoutMs: 2_000, inboxFile: temp.file() };
+  config = parseConfig({ API_HOST: upstream.origin, API_TIMEOUT_MS: "2000", DATABASE_URL: `file:${temp.file("enquiries.db")}` });
 });
 afterAll(async () => {
   await upstream?.close();
@@ -134,7 +134,8 @@ describe("handleContactPost", () => {
   });
 
   it.each([
-    ["an upstream 5xx with errors", { status: 503, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Down"}]}' }, 502, "Error: Server: Down"],
+    ["an upstream 500 with errors", { status: 500, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Down"}]}' }, 502, "Error: Server: Down"],
+    ["an upstream 503 with errors", { status: 503, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Busy"}]}' }, 503, "Error: Server: Busy"],
     ["an upstream 500 HTML page", { status: 500, contentType: "text/html", body: "<h1>Oops</h1>" }, 502, enquiryMessages.genericFailure],
     ["an upstream redirect", { action: "redirect" as const }, 502, enquiryMessages.genericFailure],
     ["an upstream reset", { action: "reset" as const }, 502, enquiryMessages.unreachable],

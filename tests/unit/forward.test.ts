@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "~/config.server";
 import { enquiryFieldNames, enquiryFields, type Enquiry } from "~/enquiry/fields";
 import { postEnquiry, readOutcome, saveContactPath, sendEnquiry } from "~/enquiry/forward.server";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { freePort } from "../support/site-server";
-import { useTempDir } from "../support/temp-dir";
+import { useEmbeddedInbox } from "../support/embedded-inbox";
 
 /** The upstream client against a real HTTP server on 127.0.0.1 (the fake upstream), one token per test. */
 
-const temp = useTempDir("haunt-forward-");
+const inbox = useEmbeddedInbox();
 type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
 
 let upstream: Upstream;
@@ -153,32 +152,29 @@ describe("readOutcome: an error body that breaks off", () => {
 });
 
 describe("sendEnquiry", () => {
-  const configFor = (apiHost: string | undefined, inboxFile: string): Config => ({ port: 3000, apiHost, apiTimeoutMs: 2_000, inboxFile });
+  const withApi: Config = { ...inbox.config, apiHost: undefined };
 
-  it("with API_HOST goes to the upstream", async () => {
+  it("with API_HOST goes to the upstream and stores nothing", async () => {
     const token = randomUUID();
-    const inboxFile = temp.file();
-    expect(await sendEnquiry(enquiry(token), configFor(upstream.origin, inboxFile))).toEqual({ kind: "sent", status: 201 });
+    const sent = enquiry(token);
+    expect(await sendEnquiry(sent, { ...withApi, apiHost: upstream.origin })).toEqual({ kind: "sent", status: 201 });
     expect(upstream.receivedFor(token)).toHaveLength(1);
-    expect(existsSync(inboxFile)).toBe(false);
+    expect((await inbox.stored()).filter((item) => item.message === sent.message)).toEqual([]);
   });
 
   it("without API_HOST stores a right answer in the embedded inbox and sends nothing over HTTP", async () => {
     const token = randomUUID();
-    const inboxFile = temp.file();
     const sent = { ...enquiry(token), security: " freddy " };
-    expect(await sendEnquiry(sent, configFor(undefined, inboxFile))).toEqual({ kind: "sent", status: 204 });
-    const lines = readFileSync(inboxFile, "utf8").split("\n").filter(Boolean);
-    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
-      { receivedAt: expect.any(String), name: sent.name, email: sent.email, message: sent.message },
-    ]);
+    expect(await sendEnquiry(sent, withApi)).toEqual({ kind: "sent", status: 204 });
+    const stored = (await inbox.stored()).filter((item) => item.message === sent.message);
+    expect(stored).toMatchObject([{ name: sent.name, email: sent.email, message: sent.message }]);
     expect(upstream.receivedFor(token)).toEqual([]);
   });
 
   it("without API_HOST rejects a wrong answer with the embedded back-end's errors and stores nothing", async () => {
-    const inboxFile = temp.file();
-    const outcome = await sendEnquiry({ ...enquiry(), security: "Jason" }, configFor(undefined, inboxFile));
+    const sent = { ...enquiry(), security: "Jason" };
+    const outcome = await sendEnquiry(sent, withApi);
     expect(outcome).toEqual({ kind: "rejected", status: 400, errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }] });
-    expect(existsSync(inboxFile)).toBe(false);
+    expect((await inbox.stored()).filter((item) => item.message === sent.message)).toEqual([]);
   });
 });

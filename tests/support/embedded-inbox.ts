@@ -1,0 +1,25 @@
+import { afterAll, beforeAll } from "vitest";
+import { parseConfig, type Config } from "~/config.server";
+import { currentInbox, startInbox, stopInbox } from "~/inbox/runtime.server";
+import type { Channel, ListedEnquiry } from "~/inbox/types";
+import { useTempDir } from "./temp-dir";
+
+/**
+ * The embedded inbox of this test file's process, on a real SQLite file in a temp dir, opened before the file's tests
+ * and closed after them. `stored()` lists what it holds, newest first.
+ */
+export function useEmbeddedInbox(channels: readonly Channel[] = ["email"]) {
+  const temp = useTempDir("haunt-embedded-");
+  const config: Config = parseConfig({ DATABASE_URL: `file:${temp.file("enquiries.db")}`, INBOX_FILE: temp.file() });
+  beforeAll(() => startInbox(config, channels));
+  afterAll(() => stopInbox());
+  return {
+    config,
+    channels,
+    async stored(): Promise<ListedEnquiry[]> {
+      const items: ListedEnquiry[] = [];
+      for await (const item of currentInbox().list()) items.push(item);
+      return items;
+    },
+  };
+}
