@@ -38,8 +38,8 @@ export interface OutboxOptions {
   owner?: string;
   /** How often to look for work other processes left (new enquiries, expired leases, retries that came due). */
   pollMs?: number;
-  /** Claims taken at once, and so sends in flight at most. */
-  batchSize?: number;
+  /** Sends in flight at most (and so claims held at once). */
+  maxInFlight?: number;
   /** A send still running this long after stop() is abandoned; its claim expires and is retried. */
   stopGraceMs?: number;
   /** A send is given up this long before its lease ends, so it is settled by its holder or by nobody. */
@@ -70,8 +70,8 @@ export function createOutbox({
   channels,
   owner = `${hostname()}:${process.pid}:${randomUUID()}`,
   pollMs = 2_000,
-  batchSize = 10,
-  stopGraceMs = 5_000,
+  maxInFlight = 10,
+  stopGraceMs = 3_000,
   leaseMarginMs = 3_000,
   now = () => new Date(),
 }: OutboxOptions): Outbox {
@@ -139,30 +139,50 @@ export function createOutbox({
     });
   }
 
+  function wake(): void {
+    woken = true;
+    wakeUp?.();
+  }
+
+  // Sends run side by side, each on its own: one that stalls until its timeout holds up none of the others.
+  const inFlight = new Set<Promise<void>>();
+
   async function loop(): Promise<void> {
     while (!closing) {
       woken = false;
+      const room = maxInFlight - inFlight.size;
       let claims: ClaimedNotification[] = [];
-      try {
-        claims = await store.claimDue(owner, batchSize, now());
-      } catch (error) {
-        log({ outcome: "error", error: `could not claim notifications: ${describeFailure(error)}` });
+      let storeFailed = false;
+      if (room > 0) {
+        try {
+          claims = await store.claimDue(owner, room, now());
+        } catch (error) {
+          storeFailed = true;
+          log({ outcome: "error", error: `could not claim notifications: ${describeFailure(error)}` });
+        }
       }
-      if (claims.length > 0) {
-        await Promise.all(claims.map(deliver));
-        continue;
+      for (const claim of claims) {
+        const sending: Promise<void> = deliver(claim).finally(() => {
+          inFlight.delete(sending);
+          wake(); // room for the next one
+        });
+        inFlight.add(sending);
       }
-      if (woken) continue;
+      if ((room > 0 && claims.length === room) || woken) continue; // there may be more due right now
       let wait = pollMs;
-      try {
-        const due = await store.nextDueAt();
-        if (due) wait = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
-      } catch {
-        // The claim above has already logged what is wrong with the store; poll again.
+      if (room > 0 && !storeFailed) {
+        try {
+          const due = await store.nextDueAt();
+          if (due) wait = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
+        } catch {
+          // The next claim will say what is wrong with the store.
+        }
       }
       if (!woken && !closing) await sleep(wait);
     }
+    await Promise.all(inFlight);
   }
+
 
   return {
     owner,
@@ -171,10 +191,7 @@ export function createOutbox({
       started = true;
       loopDone = loop();
     },
-    wake() {
-      woken = true;
-      wakeUp?.();
-    },
+    wake,
     async stop() {
       if (closing) return;
       closing = true;

@@ -158,8 +158,8 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
   it.skipIf(needsServer)("two outboxes (two owners, two connections) on one database never deliver a notification twice", async () => {
     const location = await fresh();
     const [storeA, storeB] = [await openStore(location), await openStore(location)];
-    startOutbox({ store: storeA, channels: [emailChannel(), webhookChannel()], owner: "a", batchSize: 3, pollMs: 20 });
-    startOutbox({ store: storeB, channels: [emailChannel(), webhookChannel()], owner: "b", batchSize: 3, pollMs: 20 });
+    startOutbox({ store: storeA, channels: [emailChannel(), webhookChannel()], owner: "a", maxInFlight: 3, pollMs: 20 });
+    startOutbox({ store: storeB, channels: [emailChannel(), webhookChannel()], owner: "b", maxInFlight: 3, pollMs: 20 });
     const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? storeA : storeB).save(enquiry(), ["email", "webhook"])));
     await waitFor(
       async () => (await listAll(storeA)).every((e) => e.notifications.every((n) => n.state === "sent")),
