@@ -71,7 +71,8 @@ export function createOutbox({
   owner = `${hostname()}:${process.pid}:${randomUUID()}`,
   pollMs = 2_000,
   maxInFlight = 10,
-  stopGraceMs = 3_000,
+  // Short: stop() runs after the HTTP drain (up to 8.5 s), and the process must be gone 10 s after SIGTERM.
+  stopGraceMs = 1_000,
   leaseMarginMs = 3_000,
   now = () => new Date(),
 }: OutboxOptions): Outbox {
@@ -120,10 +121,18 @@ export function createOutbox({
     }
     // Stopping aborted this send: leave the claim to expire rather than count an attempt the process cut short.
     if (failure !== undefined && stopping.signal.aborted) return;
-    try {
-      await settle(claim, failure);
-    } catch (error) {
-      log({ outcome: "error", enquiryId: claim.enquiry.id, channel: claim.channel, error: `could not settle: ${describeFailure(error)}` });
+    // A sent notification that cannot be marked sent would be sent again once its lease runs out: try a few times.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await settle(claim, failure);
+        return;
+      } catch (error) {
+        if (attempt >= 3 || claim.claimUntil.getTime() - now().getTime() < 2_000) {
+          log({ outcome: "error", enquiryId: claim.enquiry.id, channel: claim.channel, error: `could not settle: ${describeFailure(error)}` });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
     }
   }
 
@@ -173,7 +182,8 @@ export function createOutbox({
       if (room > 0 && !storeFailed) {
         try {
           const due = await store.nextDueAt();
-          if (due) wait = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
+          // A floor, so clocks that disagree between processes can never make this spin.
+          if (due) wait = Math.min(pollMs, Math.max(50, due.getTime() - now().getTime()));
         } catch {
           // The next claim will say what is wrong with the store.
         }
@@ -182,7 +192,6 @@ export function createOutbox({
     }
     await Promise.all(inFlight);
   }
-
 
   return {
     owner,
@@ -201,7 +210,7 @@ export function createOutbox({
       stopping.abort();
       for (const channel of channels) channel.close();
       // Aborted sends end at once; a store that does not answer is not waited for long either.
-      await Promise.race([loopDone, after(1_000)]);
+      await Promise.race([loopDone, after(400)]);
     },
   };
 }
@@ -239,7 +248,7 @@ export function startOutbox(store: InboxStore, notify: NotifyConfig | undefined,
   if (running || shutDown) return running;
   if (!notify || configuredChannels(notify).length === 0) {
     console.warn(
-      "[notify] no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
+      "notify: no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
         "enquiries are stored, but nobody will be notified. Read them with `npm run inbox`.",
     );
     return undefined;
@@ -249,7 +258,7 @@ export function startOutbox(store: InboxStore, notify: NotifyConfig | undefined,
   if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl));
   running = createOutbox({ store, channels, ...options });
   running.start();
-  console.log(`[notify] notifications: ${describeChannels(notify)}`);
+  console.log(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
   return running;
 }
 

@@ -70,7 +70,16 @@ export function parseMail(raw: string): { headers: Map<string, string[]>; text: 
   return { headers, text: text.replace(/\r\n/g, "\n") };
 }
 
-export async function startSmtpSink({ port: wantedPort, auth }: { port?: number; auth?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
+export async function startSmtpSink({
+  port: wantedPort,
+  auth,
+  starttls = false,
+}: {
+  port?: number;
+  auth?: { user: string; pass: string };
+  /** Offer STARTTLS, with smtp-server's own self-signed certificate (which a client must not trust). */
+  starttls?: boolean;
+} = {}): Promise<SmtpSink> {
   const port = wantedPort ?? (await freePort());
   const messages: ReceivedMail[] = [];
   let mode: SinkMode = "accept";
@@ -116,8 +125,8 @@ export async function startSmtpSink({ port: wantedPort, auth }: { port?: number;
     async start() {
       if (server) return;
       const instance = new SMTPServer({
-        // Plain SMTP on loopback: no certificate to trust in the tests. AUTH only when the test asks for it.
-        disabledCommands: auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+        // Plain SMTP on loopback unless the test asks for STARTTLS; AUTH only when the test asks for it.
+        disabledCommands: [...(starttls ? [] : ["STARTTLS"]), ...(auth ? [] : ["AUTH"])],
         allowInsecureAuth: true,
         authOptional: !auth,
         logger: false,

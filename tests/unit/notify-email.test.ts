@@ -151,6 +151,27 @@ describe("the SMTP connection", () => {
     for (const key of ["connectionTimeout", "greetingTimeout", "socketTimeout"]) expect(options[key]).toBeLessThan(15_000);
   });
 
+  it("upgrades with STARTTLS when the server offers it, and checks the certificate rather than falling back to plain text", async () => {
+    const tlsSink = await startSmtpSink({ starttls: true });
+    try {
+      const channel = createEmailChannel({ smtpUrl: tlsSink.url, to: owners, from });
+      await expect(channel.send(enquiry(), AbortSignal.timeout(10_000))).rejects.toThrow(/self.signed|certificate/i);
+      channel.close();
+      expect(tlsSink.connections()).toBe(1);
+      expect(tlsSink.messages).toHaveLength(0);
+    } finally {
+      await tlsSink.stop();
+    }
+  });
+
+  it("speaks TLS from the first byte for smtps://, so a plain server gets no message", async () => {
+    const channel = createEmailChannel({ smtpUrl: sink.url.replace("smtp://", "smtps://"), to: owners, from });
+    const before = sink.messages.length;
+    await expect(channel.send(enquiry(), AbortSignal.timeout(10_000))).rejects.toThrow();
+    channel.close();
+    expect(sink.messages).toHaveLength(before);
+  });
+
   it.each([
     [550, /550/],
     [451, /451/],

@@ -138,7 +138,7 @@ describe("notifications from the built server", () => {
     const database = `${temp.dir()}/enquiries.db`;
     const env = { ...notifyEnv(database), SMTP_URL: sink.url.replace("smtp://", "smtp://user:hunter2@") };
     const running = await site(env);
-    await waitFor(() => running.output().includes("[notify]"), "the notify start line");
+    await waitFor(() => running.output().includes("notify: "), "the notify start line");
     expect(running.output()).toContain(`e-mail to 2 address(es) through smtp://127.0.0.1:${sink.port}`);
     expect(running.output()).toContain(`webhook at 127.0.0.1:${receiver.port}`);
     expect(running.output()).not.toContain("hunter2");
