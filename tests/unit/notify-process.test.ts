@@ -50,9 +50,8 @@ async function site(env: Record<string, string>): Promise<SiteServer> {
 }
 
 let posted = 0;
-async function postEnquiry(target: SiteServer): Promise<string> {
+async function postEnquiry(target: SiteServer, email = `visitor${posted + 1}-${Date.now()}@example.com`): Promise<string> {
   posted += 1;
-  const email = `visitor${posted}-${Date.now()}@example.com`;
   const response = await fetch(`${target.url}/api/site/save-contact`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -119,6 +118,22 @@ describe("notifications from the built server", () => {
     // Both processes did part of the work.
     expect(a.output()).toContain('"outcome":"sent"');
     expect(b.output()).toContain('"outcome":"sent"');
+  });
+
+  it("a double submit is thanked twice, stored once and announced once", { timeout: 30_000 }, async () => {
+    const database = `${temp.dir()}/enquiries.db`;
+    const running = await site(notifyEnv(database));
+    const email = `double-${Date.now()}@example.com`;
+    const body = JSON.stringify({ name: "Double", email, message: "Same words twice.", security: "Freddy" });
+    const post = () =>
+      fetch(`${running.url}/api/site/save-contact`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    expect((await Promise.all([post(), post()])).map((r) => r.status)).toEqual([204, 204]);
+    await waitFor(async () => allSent(await stored(database)), "the notifications sent");
+    await new Promise((r) => setTimeout(r, 1_000));
+    const items = await stored(database);
+    expect(items).toHaveLength(1);
+    expect(sink.forEnquiry(items[0]!.id)).toHaveLength(1);
+    expect(receiver.forEnquiry(items[0]!.id)).toHaveLength(1);
   });
 
   it("exits within 10 s of SIGTERM while a send stalls; the notification stays pending", { timeout: 40_000 }, async () => {
