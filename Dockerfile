@@ -20,6 +20,7 @@ FROM base AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
+    DATABASE_URL=file:/app/data/enquiries.db \
     INBOX_FILE=/app/data/enquiries.jsonl \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY --chown=node:node package.json package-lock.json ./
@@ -28,7 +29,8 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/public ./public
 COPY --chown=node:node server.mjs ./
 COPY --chown=node:node scripts ./scripts
-# The embedded back-end's inbox (used when API_HOST is not set); mount a volume here to keep it.
+# The embedded inbox's SQLite database (used when API_HOST is not set; a v1 enquiries.jsonl here is imported at start):
+# mount a volume here to keep it.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

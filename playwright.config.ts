@@ -43,7 +43,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 20_000,
     },
-    ...[e2eServers.site, e2eServers.embedded, e2eServers.refused].map((server) => ({
+    ...[e2eServers.site, e2eServers.embedded, e2eServers.stuck, e2eServers.refused].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,
       env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },

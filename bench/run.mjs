@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { pageWeight } from "./lib/bytes.mjs";
+import { inboxPhases } from "./lib/inbox.mjs";
 import { loadPhase } from "./lib/load.mjs";
 import { categories, lighthouseSides, median } from "./lib/lighthouse.mjs";
 import { killAllChildren, machineLoad, memory, sleep, stopChild } from "./lib/proc.mjs";
@@ -448,6 +449,27 @@ function renderLighthouse(lh, runs) {
   return out.join("\n");
 }
 
+function renderInbox(phases) {
+  return [
+    `Embedded inbox: distinct enquiries posted through the form by ${phases[0].posters} posters, e-mail notifications to a local SMTP server`,
+    table(
+      ["database", "enquiries/s", "CPU ms/enquiry", "p99 ms", "acknowledged", "stored", "e-mailed", "e-mails/s", "nothing lost"],
+      phases.map((p) => [
+        p.backend,
+        num(p.enquiriesPerSec),
+        num(p.serverCpuMsPerEnquiry, 3),
+        num(p.latencyMs.p99, 1),
+        num(p.acknowledged),
+        num(p.stored),
+        num(p.emailed),
+        num(p.notificationsPerSec),
+        p.nothingLost ? "yes" : `NO ${JSON.stringify(p.otherStatuses)} dup ${p.duplicatesEmailed}`,
+      ]),
+    ),
+    phases.length === 2 ? `PostgreSQL / SQLite enquiries per second: x${(phases[1].enquiriesPerSec / phases[0].enquiriesPerSec).toFixed(2)}` : "",
+  ].join("\n");
+}
+
 function render(results) {
   const { meta, load, weight, memory: mem, lighthouse: lh, compare } = results;
   const out = [header(meta)];
@@ -459,6 +481,7 @@ function render(results) {
       renderLoad(load),
     );
   }
+  if (results.inbox) out.push("", renderInbox(results.inbox));
   out.push("", renderWeight(weight, mem));
   if (compare) out.push("", renderCompare(compare));
   if (lh) out.push("", renderLighthouse(lh, meta.lighthouseRuns));
@@ -473,7 +496,7 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   mkdirSync(resultsDir, { recursive: true });
   // The whole run stops by itself, whatever happens.
-  const limitMinutes = 9 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
+  const limitMinutes = 11 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
   setTimeout(() => fail(new Error(`time limit of ${limitMinutes} min reached`)), limitMinutes * 60_000).unref();
   const loadBefore = machineLoad();
   const chromePath = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -526,6 +549,7 @@ async function main() {
 
   const load = options.lighthouseOnly ? undefined : await loadPhases(site, upstream, options);
   await stopChild(upstream.child);
+  const inbox = options.lighthouseOnly ? undefined : await inboxPhases({ startSite, options, log });
 
   let lighthouse;
   if (options.lighthouse) {
@@ -548,6 +572,7 @@ async function main() {
       chromePath: options.lighthouse ? chromePath : undefined,
     },
     load,
+    inbox,
     weight,
     jsBudget: { path: "/", wireBytes: weight[0].js.wireBytes, budget: jsBudgetBytes, ok: weight[0].js.wireBytes <= jsBudgetBytes },
     memory: { afterLoad: load?.memory.site, atEnd: memAtEnd, baseline: load?.memory.baseline },
@@ -558,7 +583,8 @@ async function main() {
   writeFileSync(join(resultsDir, `bench-${results.meta.date.replace(/[:.]/g, "-")}.json`), `${JSON.stringify(results)}\n`);
   console.log(render(results));
   runCleanups();
-  process.exit(!load || load.post.enquiries.ok ? 0 : 1);
+  const nothingLost = (!load || load.post.enquiries.ok) && (inbox ?? []).every((phase) => phase.nothingLost);
+  process.exit(nothingLost ? 0 : 1);
 }
 
 main().catch(fail);

@@ -27,6 +27,12 @@ const bigintAsNumber: pg.CustomTypesConfig = {
     oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
+/** A connection the server dropped (restart, failover): the statement never ran, so it can run again on a new one. */
+function connectionLost(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return ["57P01", "57P02", "57P03", "08003", "08006", "ECONNRESET", "EPIPE"].includes(code ?? "") || /Connection terminated/i.test(message ?? "");
+}
+
 export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: PostgresOptions): SqlClient {
   const pool = new pg.Pool({
     connectionString: url,
@@ -39,7 +45,7 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
   // An idle connection the server dropped (restart): log it; the pool opens a new one on the next call.
   pool.on("error", (error) => console.error(`database: idle connection lost: ${error.message}`));
 
-  const inTransaction = async <T,>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  const inTransaction = async <T,>(work: (client: pg.PoolClient) => Promise<T>, retry = true): Promise<T> => {
     const client = await pool.connect();
     // A connection lost while checked out is reported on the client: the query in progress fails with it already.
     const ignore = () => {};
@@ -50,6 +56,13 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     };
     try {
       await client.query("BEGIN");
+    } catch (error) {
+      release(true);
+      // A pooled connection that died while idle (database restart): once more on a fresh one.
+      if (retry && connectionLost(error)) return inTransaction(work, false);
+      throw error;
+    }
+    try {
       const result = await work(client);
       await client.query("COMMIT");
       release();
@@ -66,8 +79,11 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
 
   return {
     dialect: "postgres",
-    query: (sql: string, params: Params = []) =>
-      withTimeout(pool.query(numbered(sql), [...params]).then((result) => result.rows as Row[]), timeoutMs, "query"),
+    query: (sql: string, params: Params = []) => {
+      const run = () => pool.query(numbered(sql), [...params]).then((result) => result.rows as Row[]);
+      // Only a statement that never reached a live server is run again: pool.query fails before sending on a dead connection.
+      return withTimeout(run().catch((error: unknown) => (connectionLost(error) ? run() : Promise.reject(error))), timeoutMs, "query");
+    },
     transaction: (statements: readonly Statement[]) =>
       withTimeout(
         inTransaction(async (client) => {

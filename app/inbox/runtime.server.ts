@@ -15,7 +15,7 @@ let opening: Promise<void> | undefined;
 let stopped = false;
 let notifyChannels: readonly Channel[] = [];
 
-const retryDelaysMs = [1_000, 2_000, 5_000, 10_000, 30_000];
+const retryDelaysMs = [1_000, 2_000, 3_000, 5_000, 10_000, 30_000];
 
 /** The open store; throws StoreUnavailableError while it is not (yet) open. */
 export function currentInbox(): InboxStore {

@@ -9,7 +9,7 @@ import { startInbox, stopInbox } from "~/inbox/runtime.server";
  */
 
 // How long the start waits for the inbox database before serving pages anyway (it keeps retrying in the background).
-const inboxStartWaitMs = 10_000;
+const inboxStartWaitMs = 5_000;
 
 export async function startServices(): Promise<void> {
   const config = getConfig();

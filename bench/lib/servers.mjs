@@ -46,13 +46,13 @@ export async function build(cwd, logFile) {
   });
 }
 
-/** The built site exactly as `npm start` runs it (remix-serve ./build/index.js), in its own process. */
-export async function startSite({ cwd = root, label, apiHost, cpuProfDir }) {
+/** The built site exactly as `npm start` runs it (node server.mjs), in its own process; `env` adds to its environment. */
+export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {} }) {
   const port = await freePort();
   const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : [];
   const child = spawnLogged(process.execPath, [...nodeArgs, serverEntry], {
     cwd,
-    env: { ...process.env, NODE_ENV: "production", HOST: host, PORT: String(port), API_HOST: apiHost, API_TIMEOUT_MS: "10000" },
+    env: { ...process.env, NODE_ENV: "production", HOST: host, PORT: String(port), API_HOST: apiHost, API_TIMEOUT_MS: "10000", ...env },
     logFile: join(resultsDir, `server-${label}.log`),
   });
   const origin = `http://${host}:${port}`;

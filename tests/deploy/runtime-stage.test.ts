@@ -62,7 +62,7 @@ describe("the runtime stage (build output + production dependencies only)", () =
     const result = spawnSync("npm", ["run", "--silent", "inbox", "--", "--json"], {
       cwd: dir,
       encoding: "utf8",
-      env: { ...process.env, INBOX_FILE: site.inboxFile },
+      env: { ...process.env, DATABASE_URL: site.databaseUrl },
     });
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([]);

@@ -10,7 +10,10 @@ const base = Number(process.env.E2E_PORT_BASE ?? 3200);
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 const upstreamPort = base + 10;
-export const inboxFile = join(tmpdir(), `haunt-e2e-inbox-${base}`, "enquiries.jsonl");
+const dataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
+/** The embedded servers' SQLite files: the tests read them (and hold their locks) directly. */
+export const embeddedDatabase = join(dataDir, "enquiries.db");
+export const stuckDatabase = join(dataDir, "stuck.db");
 export const upstreamTimeoutMs = 1500;
 
 export const e2eServers = {
@@ -20,7 +23,9 @@ export const e2eServers = {
     url: url(base),
     env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs) },
   },
-  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", INBOX_FILE: inboxFile } },
+  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}` } },
+  // Embedded too, on a database the tests lock to make it stop answering; it gives up waiting after a second.
+  stuck: { port: base + 5, url: url(base + 5), env: { API_HOST: "", DATABASE_URL: `file:${stuckDatabase}`, STORE_TIMEOUT_MS: "1000" } },
   // Port 9 (discard) has no listener here: every forward is refused.
   refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000" } },
 };

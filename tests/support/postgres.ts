@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { freePort } from "./site-server";
+import { createServer } from "node:net";
 
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temp dir, listening on 127.0.0.1 on a free port (its socket in
@@ -29,6 +29,17 @@ function binDir(): string {
     if (existsSync(join(dir, "initdb"))) return dir;
   }
   throw new Error("PostgreSQL is not installed (apt-get install postgresql)");
+}
+
+/** A port that was free a moment ago (this module also runs in the bench, outside vitest: no other test helpers). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().unref().on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export const postgresAvailable = (() => {

@@ -4,6 +4,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { openInboxStore, parseDatabaseUrl } from "../../app/inbox/store.server";
+import type { ListedEnquiry } from "../../app/inbox/types";
 
 /**
  * Starts the REAL built site (`node server.mjs`, as `npm start` runs it) as a child process for tests that talk to it over plain
@@ -83,12 +85,14 @@ const siteVariables = [
   "HOST",
   "API_HOST",
   "API_TIMEOUT_MS",
+  "DATABASE_URL",
+  "STORE_TIMEOUT_MS",
   "INBOX_FILE",
-  "NODE_ENV",
   "SMTP_URL",
   "NOTIFY_EMAIL_TO",
   "NOTIFY_EMAIL_FROM",
   "NOTIFY_WEBHOOK_URL",
+  "NODE_ENV",
 ];
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -115,8 +119,12 @@ function capture(child: ChildProcess) {
 export interface SiteServer {
   url: string;
   port: number;
-  /** Where this server's embedded back-end stores enquiries (a fresh temp file unless INBOX_FILE was given). */
+  /** This server's embedded inbox: DATABASE_URL (a fresh SQLite file in a temp dir unless given). */
+  databaseUrl: string;
+  /** Where it looks for a v1 JSON-lines inbox to import at start (INBOX_FILE; none there unless the test puts one). */
   inboxFile: string;
+  /** What the embedded inbox holds now, newest first (read through the app's own store, as `npm run inbox` does). */
+  stored(): Promise<ListedEnquiry[]>;
   /** Everything the server printed on stdout and stderr so far. */
   output(): string;
   /** The structured JSON log lines with the given event (e.g. "enquiry") printed so far. */
@@ -150,12 +158,13 @@ export async function startSite(
 ): Promise<SiteServer> {
   if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const ownDir = env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
+  const ownDir = env.DATABASE_URL === undefined || env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
+  const databaseUrl = env.DATABASE_URL ?? `file:${join(ownDir!, "enquiries.db")}`;
   const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
   const [command, args] = appDir ? ["npm", ["start"]] : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
     cwd: appDir ?? projectRoot,
-    env: childEnv({ PORT: String(port), INBOX_FILE: inboxFile, ...env }),
+    env: childEnv({ PORT: String(port), DATABASE_URL: databaseUrl, INBOX_FILE: inboxFile, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
     // npm start runs the server as a grandchild: a process group lets stop() reach it too.
     detached: Boolean(appDir),
@@ -207,7 +216,9 @@ export async function startSite(
   return {
     url,
     port,
+    databaseUrl,
     inboxFile,
+    stored: () => readInbox(databaseUrl),
     output,
     logEvents(event) {
       return output()
@@ -229,6 +240,20 @@ export async function startSite(
       await exited;
     },
   };
+}
+
+/** Everything in the inbox at `databaseUrl`, newest first, read through the app's own store. */
+export async function readInbox(databaseUrl: string): Promise<ListedEnquiry[]> {
+  const location = parseDatabaseUrl(databaseUrl);
+  if (!location) throw new Error(`not a DATABASE_URL: ${databaseUrl}`);
+  const store = await openInboxStore(location, { timeoutMs: 10_000 });
+  try {
+    const items: ListedEnquiry[] = [];
+    for await (const item of store.list()) items.push(item);
+    return items;
+  } finally {
+    await store.close();
+  }
 }
 
 /** Runs the built site with an environment it must refuse; resolves with its exit code and output. */

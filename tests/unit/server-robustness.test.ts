@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import { saveContactPath } from "~/enquiry/forward.server";
 import { noStore, pageCacheControl } from "~/http/headers.server";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { runSiteExpectingExit, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { postForm, statusArea, type Reply } from "../support/site-http";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -20,12 +20,6 @@ import { useTempDir } from "../support/temp-dir";
 const temp = useTempDir("haunt-robustness-");
 
 type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
-
-interface Reply {
-  status: number;
-  location: string | null;
-  text: string;
-}
 
 /** Every message and e-mail address posted in this file: none of them may ever appear in the server's output. */
 const privateValues = new Set<string>();
@@ -39,16 +33,6 @@ function enquiry(token = randomUUID()) {
 
 /** The posted messages and e-mail addresses that appear in a server's output (there should be none). */
 const leakedValues = (output: string) => [...privateValues].filter((value) => output.includes(value));
-
-async function postForm(base: string, fields: Record<string, string>): Promise<Reply> {
-  const response = await fetch(`${base}/contact`, {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-}
 
 /**
  * A POST with node:http, with a Content-Length or chunked, writing `total` bytes in 64 KB pieces, through `agent`
@@ -105,33 +89,19 @@ function rawGet(agent: Agent, base: string, path: string): Promise<{ status: num
   });
 }
 
-/** The text of the page's role=status area. */
-function statusArea(html: string): string {
-  const match = /<div[^>]*role="status"[^>]*>([\s\S]*?)<\/div>/.exec(html);
-  if (!match) throw new Error("no role=status area in the page");
-  return match[1]!
-    .replace(/<!--.*?-->/g, "")
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&")
-    .trim();
-}
-
 const timeoutMs = 1_500;
 
 // Starting the built server is most of this file's time, so both start together.
 let upstream: Upstream;
 let apiSite: SiteServer;
 let embeddedSite: SiteServer;
-const embeddedInbox = join(temp.dir(), "nested", "enquiries.jsonl");
+const embeddedDatabase = `file:${join(temp.dir(), "nested", "enquiries.db")}`;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ port: 0 });
   [apiSite, embeddedSite] = await Promise.all([
     startSite({ API_HOST: upstream.origin, API_TIMEOUT_MS: String(timeoutMs) }),
-    startSite({ API_HOST: "", INBOX_FILE: embeddedInbox }),
+    startSite({ API_HOST: "", DATABASE_URL: embeddedDatabase }),
   ]);
 });
 afterAll(async () => {
@@ -346,8 +316,7 @@ describe("the built server with an upstream API", () => {
 
 describe("the built server with the embedded back-end", () => {
   let site: SiteServer;
-  const inboxFile = embeddedInbox;
-  const storedLines = () => (existsSync(inboxFile) ? readFileSync(inboxFile, "utf8").split("\n").filter(Boolean) : []);
+  const storedFrom = async (email: string) => (await site.stored()).filter((item) => item.email === email);
 
   beforeAll(() => {
     site = embeddedSite;
@@ -358,19 +327,17 @@ describe("the built server with the embedded back-end", () => {
     const reply = await postForm(site.url, { ...values, security: "Jason" });
     expect(reply.status).toBe(400);
     expect(statusArea(reply.text)).toMatch(new RegExp(`^${enquiryMessages.errorPrefix} ${enquiryFields.security.title}: \\S`));
-    expect(storedLines()).toEqual([]);
+    expect(await storedFrom(values.email)).toEqual([]);
   });
 
-  it("stores exactly one line for the right captcha (any case, padded) and redirects to the thank-you", async () => {
+  it("stores exactly one enquiry for the right captcha (any case, padded) and redirects to the thank-you", async () => {
     const { values } = enquiry();
     const reply = await postForm(site.url, { ...values, security: "  fReDdY " });
     expect(reply.status).toBe(303);
     expect(reply.location).toBe(sentLocation);
-    const lines = storedLines();
-    expect(lines).toHaveLength(1);
-    const stored = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(stored).toEqual({ receivedAt: expect.any(String), name: values.name, email: values.email, message: values.message });
-    expect(Number.isNaN(Date.parse(stored.receivedAt as string))).toBe(false);
+    const stored = await storedFrom(values.email);
+    expect(stored).toMatchObject([{ name: values.name, email: values.email, message: values.message }]);
+    expect(Number.isNaN(stored[0]!.receivedAt.getTime())).toBe(false);
     await waitFor(() => site.logEvents("enquiry").some((e) => e.outcome === "sent"), "the sent log line");
     const events = site.logEvents("enquiry");
     expect(events.length).toBeGreaterThan(0);
