@@ -22,6 +22,17 @@ const addressList = z
     "must be one or more e-mail addresses separated by commas, e.g. owner@example.com,shop@example.com",
   );
 
+/** `site@example.com` or `Display Name <site@example.com>` (the name optionally in double quotes). */
+function parseSender(value: string): { name: string | undefined; address: string } | null {
+  const match = /^(?:(.*?)\s*<([^<>]*)>|([^<>]*))$/.exec(value);
+  if (!match) return null;
+  const address = (match[2] ?? match[3] ?? "").trim();
+  const name = match[1]?.replace(/^"(.*)"$/, "$1").trim() || undefined;
+  // eslint-disable-next-line no-control-regex -- a display name is one line of text
+  if (!plainAddress.safeParse(address).success || (name && /[\u0000-\u001f\u007f"\\<>]/.test(name))) return null;
+  return { name, address };
+}
+
 function notifyEnvShape() {
   return {
     SMTP_URL: z.preprocess(
@@ -42,7 +53,17 @@ function notifyEnvShape() {
     NOTIFY_EMAIL_TO: z.preprocess(emptyAsUnset, addressList.optional()),
     NOTIFY_EMAIL_FROM: z.preprocess(
       (value) => emptyAsUnset(typeof value === "string" ? value.trim() : value),
-      z.email({ error: "must be one e-mail address, e.g. site@example.com" }).optional(),
+      z
+        .string()
+        .transform((value, context) => {
+          const sender = parseSender(value);
+          if (!sender) {
+            context.addIssue({ code: "custom", message: 'must be one e-mail address, e.g. site@example.com or "Haunt website <site@example.com>"' });
+            return z.NEVER;
+          }
+          return sender;
+        })
+        .optional(),
     ),
     NOTIFY_WEBHOOK_URL: z.preprocess(
       emptyAsUnset,
@@ -66,7 +87,10 @@ export interface EmailChannelConfig {
   /** smtp:// or smtps:// with optional credentials. Never logged: it may hold a password. */
   smtpUrl: string;
   to: string[];
+  /** The sender's address. */
   from: string;
+  /** The sender's display name, when NOTIFY_EMAIL_FROM gives one. */
+  fromName?: string;
 }
 
 export interface NotifyConfig {
@@ -78,12 +102,19 @@ export interface NotifyConfig {
 function notifyConfig(data: {
   SMTP_URL?: string;
   NOTIFY_EMAIL_TO?: string[];
-  NOTIFY_EMAIL_FROM?: string;
+  NOTIFY_EMAIL_FROM?: { name: string | undefined; address: string };
   NOTIFY_WEBHOOK_URL?: string;
 }): NotifyConfig {
   const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL } = data;
   const email =
-    SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM ? { smtpUrl: SMTP_URL, to: NOTIFY_EMAIL_TO, from: NOTIFY_EMAIL_FROM } : undefined;
+    SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
+      ? {
+          smtpUrl: SMTP_URL,
+          to: NOTIFY_EMAIL_TO,
+          from: NOTIFY_EMAIL_FROM.address,
+          ...(NOTIFY_EMAIL_FROM.name ? { fromName: NOTIFY_EMAIL_FROM.name } : {}),
+        }
+      : undefined;
   return { email, webhookUrl: NOTIFY_WEBHOOK_URL };
 }
 

@@ -155,9 +155,22 @@ describe("parseConfig: notifications", () => {
     },
   );
 
-  it.each(["site", "Site <site@example.com>", "a@example.com,b@example.com"])("refuses NOTIFY_EMAIL_FROM %j", (value) => {
-    expect(refusal({ ...email, NOTIFY_EMAIL_FROM: value })).toContain("NOTIFY_EMAIL_FROM");
+  it.each([
+    ["site@example.com", { from: "site@example.com" }],
+    ["Haunt website <website@haunt.example>", { from: "website@haunt.example", fromName: "Haunt website" }],
+    ['"Grimforge, the site" <site@example.com>', { from: "site@example.com", fromName: "Grimforge, the site" }],
+    ["<site@example.com>", { from: "site@example.com" }],
+  ])("reads NOTIFY_EMAIL_FROM %j", (value, expected) => {
+    const read = parseConfig({ ...email, NOTIFY_EMAIL_FROM: value }).notify?.email;
+    expect({ from: read?.from, ...(read?.fromName ? { fromName: read.fromName } : {}) }).toEqual(expected);
   });
+
+  it.each(["site", "Site <site>", "a@example.com,b@example.com", "a@example.com b@example.com", "Site <a@example.com> <b@example.com>", 'Bad "quote" <site@example.com>'])(
+    "refuses NOTIFY_EMAIL_FROM %j",
+    (value) => {
+      expect(refusal({ ...email, NOTIFY_EMAIL_FROM: value })).toContain("NOTIFY_EMAIL_FROM");
+    },
+  );
 
   it.each([
     [{ SMTP_URL: email.SMTP_URL }, ["NOTIFY_EMAIL_TO", "NOTIFY_EMAIL_FROM"]],

@@ -58,6 +58,16 @@ describe("the e-mail for an enquiry", () => {
     expect(mail.headers.get("content-type")?.[0]).toMatch(/^text\/plain; charset=utf-8/i);
   });
 
+  it("uses the display name NOTIFY_EMAIL_FROM gives, quoted safely", async () => {
+    const channel = createEmailChannel({ smtpUrl: sink.url, to: owners, from, fromName: "Grimforge, the website" });
+    const e = enquiry();
+    await channel.send(e, AbortSignal.timeout(10_000));
+    channel.close();
+    const [mail] = sink.forEnquiry(e.id);
+    expect(mail!.headers.get("from")).toEqual([`"Grimforge, the website" <${from}>`]);
+    expect(addresses(mail!, "from")).toEqual([from]);
+  });
+
   it("has the name, address, time, id and the whole message in its plain-text body", async () => {
     const e = enquiry();
     const mail = await sendOne(e);

@@ -45,7 +45,7 @@ function receivedText(receivedAt: Date): string {
 }
 
 /** The message for one enquiry: headers from fixed values and one-line texts, the visitor's words in the body. */
-export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelConfig, "to" | "from">) {
+export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelConfig, "to" | "from" | "fromName">) {
   const name = oneLine(enquiry.name, 100) || "(no name)";
   const visitorAddress = enquiry.email.trim();
   const replyTo = isSingleMailbox(visitorAddress) ? { name, address: visitorAddress } : undefined;
@@ -63,7 +63,7 @@ export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelCo
     "",
   ].join("\n");
   return {
-    from: { name: notificationCopy.fromName, address: config.from },
+    from: { name: config.fromName ?? notificationCopy.fromName, address: config.from },
     to: config.to,
     replyTo,
     subject: `${notificationCopy.subjectPrefix} ${name}`,
