@@ -155,6 +155,8 @@ export function createOutbox({
 
   // Sends run side by side, each on its own: one that stalls until its timeout holds up none of the others.
   const inFlight = new Set<Promise<void>>();
+  let lastClaimError: string | undefined;
+  let lastClaimErrorAt = 0;
 
   async function loop(): Promise<void> {
     while (!closing) {
@@ -167,8 +169,15 @@ export function createOutbox({
           claims = await store.claimDue(owner, room, now());
         } catch (error) {
           storeFailed = true;
-          log({ outcome: "error", error: `could not claim notifications: ${describeFailure(error)}` });
+          // A database that is down fails every poll: say so when the reason changes, and once a minute meanwhile.
+          const reason = `could not claim notifications: ${describeFailure(error)}`;
+          if (reason !== lastClaimError || Date.now() - lastClaimErrorAt >= 60_000) {
+            log({ outcome: "error", error: reason });
+            lastClaimError = reason;
+            lastClaimErrorAt = Date.now();
+          }
         }
+        if (!storeFailed) lastClaimError = undefined;
       }
       for (const claim of claims) {
         const sending: Promise<void> = deliver(claim).finally(() => {

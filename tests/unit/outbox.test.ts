@@ -211,4 +211,28 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
     await waitFor(async () => (await notification(store, id, "webhook"))?.state === "sent", "sent by the next process");
     expect(receiver.forEnquiry(id)).toHaveLength(1);
   });
+
+  it.skipIf(name !== "PostgreSQL" || needsServer)(
+    "the database stops and comes back: the outbox says so once, then delivers what was stored before",
+    { timeout: 60_000 },
+    async () => {
+      const store = await openStore(await fresh());
+      const { id } = await store.save(enquiry(), ["webhook"]);
+      receiver.setMode({ status: 500 }); // keep it pending until the database is gone
+      startOutbox({ store, channels: [webhookChannel()] });
+      await waitFor(async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false, "a first, failed attempt");
+      postgres!.stopServer();
+      try {
+        receiver.setMode("accept");
+        await new Promise((r) => setTimeout(r, 8_000)); // several polls against a database that is down
+      } finally {
+        postgres!.startServer();
+      }
+      await waitFor(async () => (await notification(store, id, "webhook").catch(() => undefined))?.state === "sent", "sent after the restart", 20_000);
+      expect(receiver.forEnquiry(id)).toHaveLength(1);
+      const claimErrors = vi.mocked(console.error).mock.calls.filter(([line]) => String(line).includes("could not claim"));
+      expect(claimErrors.length).toBeGreaterThanOrEqual(1);
+      expect(claimErrors.length).toBeLessThanOrEqual(2);
+    },
+  );
 });
