@@ -13,7 +13,7 @@ process.env.NODE_ENV ??= "production";
 const dev = process.env.NODE_ENV === "development";
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
-const { startServices, stopServices, getConfig, guardRequest, loadContext, gracefulShutdown, serverTimeouts } =
+const { startServices, stopBackground, stopServices, getConfig, guardRequest, loadContext, gracefulShutdown, serverTimeouts } =
   build.entry.module;
 await startServices();
 const config = getConfig();
@@ -32,7 +32,7 @@ app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadCo
 
 const host = process.env.HOST || undefined;
 const server = createServer(serverTimeouts, app);
-const shutdown = gracefulShutdown(server, { stopServices });
+const shutdown = gracefulShutdown(server, { stopBackground, stopServices });
 server.listen(config.port, host, () => {
   console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
   if (dev) void broadcastDevReady(build);

@@ -7,6 +7,119 @@ import { parseDatabaseUrl, type DatabaseLocation } from "~/inbox/store.server";
  */
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
+// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL) ----------------------------
+// Kept together so the other variables' changes merge without touching these.
+
+/** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
+const plainAddress = z.email();
+
+/** One or more plain addresses separated by commas; blanks around them are ignored. */
+const addressList = z
+  .string()
+  .transform((value) => value.split(",").map((part) => part.trim()))
+  .refine(
+    (parts) => parts.length > 0 && parts.every((part) => plainAddress.safeParse(part).success),
+    "must be one or more e-mail addresses separated by commas, e.g. owner@example.com,shop@example.com",
+  );
+
+/** `site@example.com` or `Display Name <site@example.com>` (the name optionally in double quotes). */
+function parseSender(value: string): { name: string | undefined; address: string } | null {
+  const match = /^(?:(.*?)\s*<([^<>]*)>|([^<>]*))$/.exec(value);
+  if (!match) return null;
+  const address = (match[2] ?? match[3] ?? "").trim();
+  const name = match[1]?.replace(/^"(.*)"$/, "$1").trim() || undefined;
+  // eslint-disable-next-line no-control-regex -- a display name is one line of text
+  if (!plainAddress.safeParse(address).success || (name && /[\u0000-\u001f\u007f"\\<>]/.test(name))) return null;
+  return { name, address };
+}
+
+function notifyEnvShape() {
+  return {
+    SMTP_URL: z.preprocess(
+      emptyAsUnset,
+      z
+        .url({
+          protocol: /^smtps?$/,
+          hostname: /.+/,
+          error: "must be smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps://… (TLS from the start)",
+          abort: true,
+        })
+        .refine((value) => {
+          const url = new URL(value);
+          return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash;
+        }, "must be scheme, optional user:password, host and port only, without a path, query or fragment")
+        .optional(),
+    ),
+    NOTIFY_EMAIL_TO: z.preprocess(emptyAsUnset, addressList.optional()),
+    NOTIFY_EMAIL_FROM: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim() : value),
+      z
+        .string()
+        .transform((value, context) => {
+          const sender = parseSender(value);
+          if (!sender) {
+            context.addIssue({ code: "custom", message: 'must be one e-mail address, e.g. site@example.com or "Haunt website <site@example.com>"' });
+            return z.NEVER;
+          }
+          return sender;
+        })
+        .optional(),
+    ),
+    NOTIFY_WEBHOOK_URL: z.preprocess(
+      emptyAsUnset,
+      z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)" }).optional(),
+    ),
+  };
+}
+
+/** E-mail needs all three of its variables or none: a half-configured channel would silently notify nobody. */
+function notifyEnvProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => Boolean(env[name]);
+  const emailVariables = ["SMTP_URL", "NOTIFY_EMAIL_TO", "NOTIFY_EMAIL_FROM"];
+  const given = emailVariables.filter(set);
+  if (given.length === 0 || given.length === emailVariables.length) return [];
+  return emailVariables
+    .filter((name) => !set(name))
+    .map((name) => `  ${name}: must be set too, because ${given.join(" and ")} ${given.length > 1 ? "are" : "is"} (e-mail needs SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM)`);
+}
+
+export interface EmailChannelConfig {
+  /** smtp:// or smtps:// with optional credentials. Never logged: it may hold a password. */
+  smtpUrl: string;
+  to: string[];
+  /** The sender's address. */
+  from: string;
+  /** The sender's display name, when NOTIFY_EMAIL_FROM gives one. */
+  fromName?: string;
+}
+
+export interface NotifyConfig {
+  email: EmailChannelConfig | undefined;
+  /** Never logged whole: Slack's and Discord's webhook URLs are secrets. */
+  webhookUrl: string | undefined;
+}
+
+function notifyConfig(data: {
+  SMTP_URL?: string;
+  NOTIFY_EMAIL_TO?: string[];
+  NOTIFY_EMAIL_FROM?: { name: string | undefined; address: string };
+  NOTIFY_WEBHOOK_URL?: string;
+}): NotifyConfig {
+  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL } = data;
+  const email =
+    SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
+      ? {
+          smtpUrl: SMTP_URL,
+          to: NOTIFY_EMAIL_TO,
+          from: NOTIFY_EMAIL_FROM.address,
+          ...(NOTIFY_EMAIL_FROM.name ? { fromName: NOTIFY_EMAIL_FROM.name } : {}),
+        }
+      : undefined;
+  return { email, webhookUrl: NOTIFY_WEBHOOK_URL };
+}
+
+// --- end of notifications ---------------------------------------------------------------------------------------
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(3000)),
   API_HOST: z.preprocess(
@@ -49,6 +162,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(0)),
   RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
+  ...notifyEnvShape(),
 });
 
 export interface Config {
@@ -71,6 +185,8 @@ export interface Config {
   /** Enquiries per minute for this instance, and per client address per hour; 0 turns a limit off. */
   rateLimitSitePerMinute: number;
   rateLimitClientPerHour: number;
+  /** Which notification channels are configured; unset (as in tests built by hand) means none. */
+  notify?: NotifyConfig;
 }
 
 export class ConfigError extends Error {
@@ -79,8 +195,11 @@ export class ConfigError extends Error {
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  const problems = [
+    ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
+    ...notifyEnvProblems(env),
+  ];
+  if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
   }
   const { PORT, API_HOST, API_TIMEOUT_MS, DATABASE_URL, STORE_TIMEOUT_MS, INBOX_FILE } = result.data;
@@ -92,6 +211,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     storeTimeoutMs: STORE_TIMEOUT_MS,
     inboxFile: INBOX_FILE,
     ...servingConfig(result.data),
+    notify: notifyConfig(result.data),
   };
 }
 

@@ -82,7 +82,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 }
 
 // The server process (server.mjs) reaches these through the build: build.entry.module.
-export { startServices, stopServices } from "~/server/services.server";
+export { startServices, stopBackground, stopServices } from "~/server/services.server";
 export { runInboxCommand } from "~/inbox/cli.server";
 export { getConfig } from "~/config.server";
 export { guardRequest } from "~/http/request-guard.server";

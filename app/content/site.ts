@@ -6,6 +6,7 @@
  * - `home.ts`: the home page, season notice, services and carousel
  * - `about.ts`: the About Us page
  * - `contact.ts`: the Contact Us page, the form's labels and its status messages
+ * - `notifications.ts`: the e-mail and chat messages the business gets for each enquiry (server only)
  *
  * One file per page because the browser build splits code by file: each page's script then carries its own words
  * and the shared ones, not every page's copy.
@@ -14,3 +15,4 @@ export * from "./shared";
 export * from "./home";
 export * from "./about";
 export * from "./contact";
+export * from "./notifications";

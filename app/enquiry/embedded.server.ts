@@ -3,6 +3,7 @@ import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { ApiError, Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
+import { wakeOutbox } from "~/inbox/outbox.server";
 import { currentInbox, inboxChannels } from "~/inbox/runtime.server";
 
 /**
@@ -29,7 +30,8 @@ export async function storeEnquiry({ name, email, message, security }: Enquiry):
     return { kind: "rejected", status: 400, errors: [{ title: "Security", detail: "That is not the right answer to the security question." }] };
   }
   try {
-    await currentInbox().save({ name, email, message }, inboxChannels());
+    const saved = await currentInbox().save({ name, email, message }, inboxChannels());
+    if (!saved.duplicate) wakeOutbox(); // notify now, not at the next poll
     return { kind: "sent", status: 204 };
   } catch (error) {
     console.error(`inbox: could not store an enquiry: ${(error as Error).message}`);

@@ -220,7 +220,8 @@ export function createInboxStore(db: SqlClient): InboxStore {
 
     async retryFailed(now = new Date()) {
       const rows = await db.query(
-        `UPDATE notifications SET state = 'pending', window_start = ?, next_attempt_at = ?, claimed_by = NULL,
+        // attempts from zero: the retry schedule starts over, fast at first (the last error stays until a send succeeds)
+        `UPDATE notifications SET state = 'pending', attempts = 0, window_start = ?, next_attempt_at = ?, claimed_by = NULL,
            claim_token = NULL, claim_until = NULL
          WHERE state = 'failed' RETURNING id`,
         [now.getTime(), now.getTime()],

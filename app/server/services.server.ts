@@ -1,4 +1,5 @@
 import { getConfig } from "~/config.server";
+import { configuredChannels, startOutbox, stopOutbox } from "~/inbox/outbox.server";
 import { startInbox, stopInbox } from "~/inbox/runtime.server";
 
 /**
@@ -23,10 +24,22 @@ export async function startServices(): Promise<void> {
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, inboxStartWaitMs);
   });
-  await Promise.race([startInbox(config, []), waited]);
+  // Each enquiry gets a pending notification per configured channel; the outbox sends them once the store is open.
+  const notifications = configuredChannels(config.notify);
+  await Promise.race([startInbox(config, notifications, (store) => startOutbox(store, config.notify)), waited]);
   clearTimeout(timer);
 }
 
+/**
+ * At the shutdown signal, beside the HTTP drain: the sender stops claiming and finishes or abandons its sends while
+ * the requests in flight finish (what they store stays pending in the database for the next sender).
+ */
+export async function stopBackground(): Promise<void> {
+  await stopOutbox();
+}
+
+/** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */
 export async function stopServices(): Promise<void> {
+  await stopOutbox();
   await stopInbox();
 }

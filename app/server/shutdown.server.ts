@@ -40,10 +40,18 @@ export interface GracefulShutdown {
 export function gracefulShutdown(
   server: Server,
   {
+    stopBackground = async () => {},
     stopServices,
     deadlineMs = shutdownDeadlineMs,
     log = consoleLog,
-  }: { stopServices: () => Promise<void>; deadlineMs?: number; log?: Log },
+  }: {
+    /** Background work that takes no requests (the notification sender): stopped at once, beside the drain. */
+    stopBackground?: () => Promise<void>;
+    /** What the requests use (the database): stopped after the last answer. */
+    stopServices: () => Promise<void>;
+    deadlineMs?: number;
+    log?: Log;
+  },
 ): GracefulShutdown {
   const active = new Set<ServerResponse>();
   let stopping: Promise<number> | undefined;
@@ -57,6 +65,7 @@ export function gracefulShutdown(
 
   async function drain(signal: string): Promise<number> {
     log.info(`${signal}: no new connections; finishing ${active.size} request(s) in flight`);
+    const background = stopBackground().catch((error: unknown) => log.error("stopping the background work failed:", error));
     // Answers not started yet close their connection; answers being sent free theirs when done (swept below).
     for (const res of active) if (!res.headersSent) res.setHeader("Connection", "close");
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -78,6 +87,7 @@ export function gracefulShutdown(
     clearInterval(sweep);
 
     try {
+      await background;
       await stopServices();
     } catch (error) {
       log.error("stopping the services failed:", error);

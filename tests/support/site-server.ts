@@ -151,6 +151,8 @@ export interface SiteServer {
   signal(signal: NodeJS.Signals): void;
   /** Resolves with the exit code once the server has gone. */
   exited: Promise<number | null>;
+  /** Sends one signal and nothing else (SIGKILL: a crash; SIGTERM: a shutdown left to itself); resolves when it has gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /** The PID (as seen from here) of the process `unshare --fork` started: PID 1 of the new namespace. */
@@ -279,6 +281,11 @@ export async function startSite(
     stop,
     signal: kill,
     exited,
+    async kill(signal) {
+      if (gone) return;
+      kill(signal);
+      await exited;
+    },
   };
 }
 

@@ -155,6 +155,7 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
     expect(await store.retryFailed(later)).toBe(1);
     const [third] = await store.claimDue("owner", 10, later);
     expect(third!.createdAt).toEqual(later);
+    expect(third!.attempts).toBe(1); // the schedule starts over
     expect(await store.retryFailed()).toBe(0);
   });
 

@@ -1,0 +1,17 @@
+/** The words of the notifications the business receives about a new enquiry (e-mail and chat). */
+import { brand } from "./shared";
+
+export const notificationCopy = {
+  /** Subject of the e-mail; the visitor's name follows. */
+  subjectPrefix: "New enquiry from",
+  /** Display name on the From line (the address is NOTIFY_EMAIL_FROM). */
+  fromName: `${brand.name} website`,
+  intro: `A new enquiry arrived through the ${brand.name} website. Press Reply to answer the visitor.`,
+  nameLabel: "Name",
+  emailLabel: "E-mail",
+  receivedLabel: "Received",
+  idLabel: "Enquiry",
+  messageLabel: "Message",
+  /** Appended when a chat summary had to be shortened to fit the chat service's limit. */
+  truncated: "… (shortened; the full message is in the e-mail and in `npm run inbox`)",
+} as const;

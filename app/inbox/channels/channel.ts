@@ -1,0 +1,42 @@
+import type { Channel, StoredEnquiry } from "~/inbox/types";
+
+/** One way of telling the business about an enquiry. Adding a channel is one file that implements this. */
+export interface NotificationChannel {
+  channel: Channel;
+  /**
+   * Delivers one enquiry, resolving once the far side has accepted it. Rejects when it was not accepted, with a
+   * message that is safe to store and log (it never carries the visitor's words). Gives up when `signal` aborts.
+   */
+  send(enquiry: StoredEnquiry, signal: AbortSignal): Promise<void>;
+  /** Releases connections; sends still in flight fail. */
+  close(): void;
+}
+
+/** Control characters (C0, DEL, C1), line and paragraph separators, and bidi overrides and isolates. */
+// eslint-disable-next-line no-control-regex
+const unsafeInline = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+
+/** Text for a one-line place (a subject, a chat summary's first line): no line breaks or control characters. */
+export function oneLine(text: string, maxLength = 120): string {
+  const flat = text.replace(unsafeInline, " ").replace(/\s+/g, " ").trim();
+  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
+}
+
+/** Control characters other than line breaks and tabs removed, line breaks made \n: a message body kept readable. */
+export function multiLine(text: string): string {
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "")
+  );
+}
+
+/** A failure as a short one-line text for the store and the log. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return oneLine(typeof code === "string" && !error.message.includes(code) ? `${code}: ${error.message}` : error.message, 300);
+  }
+  return oneLine(String(error), 300);
+}
