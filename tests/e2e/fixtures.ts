@@ -25,26 +25,30 @@ interface Fixtures {
  * chunk that 404s, a stylesheet the browser drops, a connection that fails). Two answers with an error status are
  * the site working, not failing, and the tests check what the page shows for them: the main document itself (the
  * 404 page, a refused enquiry without JavaScript) and an action's data answer (a refused enquiry with JavaScript).
- * A request cancelled (ERR_ABORTED) after the page has navigated on is not a fault; one cancelled by the browser on
- * the same page is (Chromium drops a stylesheet served as HTML, a 404 page, that way).
+ * A request that was answered is judged by its status alone: the browser reports ERR_ABORTED when a reader stops
+ * early (the framework reads a data answer's redirect and cancels the rest). Unanswered, ERR_ABORTED is a fault on
+ * the same page (Chromium drops a stylesheet served as an HTML 404 page that way), not after it navigated on.
  */
 export function watchFailedRequests(page: Page): string[] {
   const failed: string[] = [];
   const describe = (request: Request, what: string) => `${what}: ${request.method()} ${request.url()} (${request.resourceType()})`;
-  let navigations = 0;
+  const answered = new WeakSet<Request>();
   const navigationAtStart = new WeakMap<Request, number>();
+  let navigations = 0;
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame()) navigations++;
   });
   page.on("request", (request) => navigationAtStart.set(request, navigations));
   page.on("response", (response) => {
     const request = response.request();
+    answered.add(request);
     if (response.status() < 400) return;
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) return;
     if (request.method() === "POST" && new URL(request.url()).pathname.endsWith(".data")) return;
     failed.push(describe(request, String(response.status())));
   });
   page.on("requestfailed", (request) => {
+    if (answered.has(request)) return;
     const reason = request.failure()?.errorText ?? "failed";
     if (reason === "net::ERR_ABORTED" && navigationAtStart.get(request) !== navigations) return;
     failed.push(describe(request, reason));
