@@ -26,13 +26,16 @@ interface Fixtures {
  * the site working, not failing, and the tests check what the page shows for them: the main document itself (the
  * 404 page, a refused enquiry without JavaScript) and an action's data answer (a refused enquiry with JavaScript).
  * A request that was answered is judged by its status alone: the browser reports ERR_ABORTED when a reader stops
- * early (the framework reads a data answer's redirect and cancels the rest). Unanswered, ERR_ABORTED is a fault on
- * the same page (Chromium drops a stylesheet served as an HTML 404 page that way), not after it navigated on.
+ * early (the framework reads a data answer's redirect and cancels the rest). Unanswered, ERR_ABORTED is a fault for
+ * what the browser loads to show the page (Chromium drops a stylesheet served as an HTML 404 page that way), unless
+ * the page has navigated on since; for the page's own fetches and the browser's prefetches it is a cancellation
+ * (the framework aborts a navigation's data request when another starts; a hover prefetch is dropped).
  */
 export function watchFailedRequests(page: Page): string[] {
   const failed: string[] = [];
   const describe = (request: Request, what: string) => `${what}: ${request.method()} ${request.url()} (${request.resourceType()})`;
   const answered = new WeakSet<Request>();
+  const cancellable = new Set(["fetch", "xhr", "other"]);
   const navigationAtStart = new WeakMap<Request, number>();
   let navigations = 0;
   page.on("framenavigated", (frame) => {
@@ -50,7 +53,9 @@ export function watchFailedRequests(page: Page): string[] {
   page.on("requestfailed", (request) => {
     if (answered.has(request)) return;
     const reason = request.failure()?.errorText ?? "failed";
-    if (reason === "net::ERR_ABORTED" && navigationAtStart.get(request) !== navigations) return;
+    if (reason === "net::ERR_ABORTED") {
+      if (cancellable.has(request.resourceType()) || navigationAtStart.get(request) !== navigations) return;
+    }
     failed.push(describe(request, reason));
   });
   return failed;
