@@ -18,7 +18,7 @@ export const contactForm = {
   submitLabel: "Send Message",
 } as const;
 
-/** The status texts of the contact form, exactly as the spec words them. */
+/** The status texts of the contact form: the spec's words where it gives them, plain words where it does not. */
 export const enquiryMessages = {
   sending: "Sending...",
   success: "Thank you! We will contact you soon.",
@@ -32,5 +32,10 @@ export const enquiryMessages = {
   rateLimitedTitle: "Too many enquiries",
   rateLimitedSite: "We are receiving more enquiries than usual right now, so yours was not sent. Please try again later.",
   rateLimitedClient: "You have sent several enquiries in the last hour, so this one was not sent. Please try again later.",
-  browserFailure: "Your message could not be sent because the connection failed",
+  /** The browser could not reach our site (offline, connection refused or dropped): it may or may not have arrived. */
+  browserConnectionFailed:
+    "The connection to our site failed, so your message may not have been sent. Please check your internet connection and try again.",
+  /** Something answered, but not our site's answer (a proxy's error page, a cut-off reply). */
+  browserUnreadableAnswer:
+    "Our site could not complete your request, so your message may not have been sent. Please try again in a few minutes.",
 } as const;

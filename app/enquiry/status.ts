@@ -59,8 +59,12 @@ export function statusText(outcome: Outcome): string {
   }
 }
 
-/** The status for an error caught in the browser (our own server could not be reached). */
+/**
+ * The status for an error caught in the browser. It names what went wrong in plain words; the error itself (a
+ * framework's "Unable to decode turbo-stream response ...", or any value at all) is for the console, never the page.
+ * `fetch` rejects with a TypeError exactly when the request could not be made or the connection failed; anything
+ * else means something answered that was not our site's answer (a proxy's 502 or 413 page, a cut-off reply).
+ */
 export function browserFailureText(error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  return `${enquiryMessages.browserFailure}: ${reason}`;
+  return error instanceof TypeError ? enquiryMessages.browserConnectionFailed : enquiryMessages.browserUnreadableAnswer;
 }

@@ -38,8 +38,9 @@ export function action({ request, context }: ActionFunctionArgs) {
 }
 
 /**
- * With JavaScript the post goes through here. If the browser cannot reach our server, the caught error is logged
- * and becomes the status instead of the error page, and the visitor's words stay in the form.
+ * With JavaScript the post goes through here. If the browser cannot reach our server, or gets an answer that is not
+ * our server's (a proxy's error page), the caught error is logged as it is and the status says what happened in
+ * plain words, instead of the error page; the visitor's words stay in the form.
  */
 export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
   const form = await request.clone().formData();

@@ -101,9 +101,37 @@ describe("readErrorList: reading an upstream body defensively", () => {
 });
 
 describe("browserFailureText", () => {
-  it("shows the caught error in the status", () => {
-    expect(browserFailureText(new TypeError("Failed to fetch"))).toBe(`${enquiryMessages.browserFailure}: Failed to fetch`);
-    expect(browserFailureText("offline")).toBe(`${enquiryMessages.browserFailure}: offline`);
+  it("a failed connection (fetch rejects with a TypeError) says so in plain words", () => {
+    for (const message of ["Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed"]) {
+      expect(browserFailureText(new TypeError(message))).toBe(enquiryMessages.browserConnectionFailed);
+    }
+  });
+
+  it("an answer that is not our site's (a proxy's 502 or 413 page) is a plain failure, not the framework's words", () => {
+    const text = browserFailureText(new Error("Unable to decode turbo-stream response from URL: http://x/contact.data"));
+    expect(text).toBe(enquiryMessages.browserUnreadableAnswer);
+    expect(text).not.toMatch(/turbo-stream|decode|contact\.data/);
+  });
+
+  it.each([
+    ["an object", { status: 502, statusText: "Bad Gateway" }],
+    ["a string", "offline"],
+    ["null", null],
+    ["undefined", undefined],
+    ["a number", 413],
+    ["an object whose toString throws", { toString: () => { throw new Error("no"); } }],
+  ])("a thrown non-Error value (%s) never renders as [object Object] or as the raw value", (_label, value) => {
+    const text = browserFailureText(value);
+    expect(text).toBe(enquiryMessages.browserUnreadableAnswer);
+    expect(text).not.toContain("[object");
+  });
+
+  it("every browser-side status says the message may not have been sent and what to do", () => {
+    for (const text of [enquiryMessages.browserConnectionFailed, enquiryMessages.browserUnreadableAnswer]) {
+      expect(text).toMatch(/may not have been sent/);
+      expect(text).toMatch(/try again/);
+      expect(text).not.toBe(enquiryMessages.success);
+    }
   });
 });
 
