@@ -15,6 +15,17 @@ installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const { startServices, stopBackground, stopServices, getConfig, guardRequest, loadContext, gracefulShutdown, serverTimeouts } =
   build.entry.module;
+// A signal while the services start (the database may keep that waiting a few seconds): nothing is in flight yet.
+let shutdown;
+const onSignal = (signal) => {
+  // Whatever happens below, the process is gone within 10 s of the first signal (docker stop's grace): a stuck disk
+  // can keep a database thread, and so process.exit, from returning.
+  setTimeout(() => process.kill(process.pid, "SIGKILL"), 9_800).unref();
+  if (!shutdown) process.exit(0);
+  void shutdown.shutdown(signal).then((code) => process.exit(code));
+};
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, onSignal);
+
 await startServices();
 const config = getConfig();
 
@@ -32,12 +43,8 @@ app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadCo
 
 const host = process.env.HOST || undefined;
 const server = createServer(serverTimeouts, app);
-const shutdown = gracefulShutdown(server, { stopBackground, stopServices });
+shutdown = gracefulShutdown(server, { stopBackground, stopServices });
 server.listen(config.port, host, () => {
   console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
   if (dev) void broadcastDevReady(build);
 });
-
-for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.on(signal, () => void shutdown.shutdown(signal).then((code) => process.exit(code)));
-}

@@ -48,6 +48,16 @@ function notifyEnvShape() {
           const url = new URL(value);
           return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash;
         }, "must be scheme, optional user:password, host and port only, without a path, query or fragment")
+        .refine((value) => {
+          const url = new URL(value);
+          try {
+            decodeURIComponent(url.username);
+            decodeURIComponent(url.password);
+            return true;
+          } catch {
+            return false;
+          }
+        }, "the user or password has a % that is not percent-encoding: write % as %25")
         .optional(),
     ),
     NOTIFY_EMAIL_TO: z.preprocess(emptyAsUnset, addressList.optional()),

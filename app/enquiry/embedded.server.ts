@@ -18,7 +18,11 @@ export function isCaptchaAnswer(answer: string): boolean {
   return answer.trim().toLowerCase() === captchaAnswer;
 }
 
-const storeFailure: ApiError = { title: "Server", detail: "Your enquiry could not be saved just now. Please try again in a few minutes." };
+// After a timeout the database may still finish the save: say so. Sending again is safe (the duplicate check).
+const storeFailure: ApiError = {
+  title: "Server",
+  detail: "We could not confirm that your enquiry was saved. Please send it again in a few minutes: it will not be stored twice.",
+};
 
 /**
  * Stores a validated enquiry: the one way in, for the contact form's action and for POST /api/site/save-contact.

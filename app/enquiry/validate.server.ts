@@ -9,10 +9,17 @@ const required: Record<EnquiryFieldName, string> = {
   security: "Please answer the security question.",
 };
 
+// Control characters other than tab and line breaks: nobody types them, PostgreSQL refuses NUL, and they would reach
+// the owner's e-mail and terminal. Dropped before the length checks.
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+export const withoutControls = (value: string) => value.replace(controls, "");
+
 function text(field: EnquiryFieldName) {
   const { maxLength } = enquiryFields[field];
   return z
     .string(required[field])
+    .overwrite(withoutControls)
     .trim()
     .min(1, required[field])
     .max(maxLength, `Please keep it to ${maxLength} characters or fewer.`);

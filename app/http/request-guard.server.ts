@@ -21,7 +21,14 @@ const hostPattern = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?
 
 export function isValidHost(host: string): boolean {
   const match = hostPattern.exec(host);
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+  if (match === null || (match[1] !== undefined && Number(match[1]) > 65535)) return false;
+  // The pattern lets through what the URL parser still refuses (1.2.3.999, [1:2:3]); Remix builds a URL from it.
+  try {
+    new URL(`http://${host}/`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A path Remix can route: it starts with "/", decodes, and holds no backslash or control character once decoded. */

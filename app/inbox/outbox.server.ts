@@ -42,6 +42,8 @@ export interface OutboxOptions {
   maxInFlight?: number;
   /** A send still running this long after stop() is abandoned; its claim expires and is retried. */
   stopGraceMs?: number;
+  /** After the sends are aborted, how long their outcomes still have to be recorded. */
+  settleGraceMs?: number;
   /** A send is given up this long before its lease ends, so it is settled by its holder or by nobody. */
   leaseMarginMs?: number;
   now?: () => Date;
@@ -72,7 +74,8 @@ export function createOutbox({
   pollMs = 2_000,
   maxInFlight = 10,
   // stop() runs at the shutdown signal beside the HTTP drain (8.5 s at most): the process is gone 10 s after SIGTERM.
-  stopGraceMs = 5_000,
+  stopGraceMs = 4_000,
+  settleGraceMs = 3_000,
   leaseMarginMs = 3_000,
   now = () => new Date(),
 }: OutboxOptions): Outbox {
@@ -119,7 +122,7 @@ export function createOutbox({
         failure = error ?? new Error("send failed");
       }
     }
-    // Stopping aborted this send: leave the claim to expire rather than count an attempt the process cut short.
+    // Stopping aborted this send: leave the claim to expire (its lease), and the next holder tries again.
     if (failure !== undefined && stopping.signal.aborted) return;
     // A sent notification that cannot be marked sent would be sent again once its lease runs out: try a few times.
     for (let attempt = 1; ; attempt++) {
@@ -218,8 +221,9 @@ export function createOutbox({
       await Promise.race([loopDone, after(stopGraceMs)]);
       stopping.abort();
       for (const channel of channels) channel.close();
-      // Aborted sends end at once; a store that does not answer is not waited for long either.
-      await Promise.race([loopDone, after(400)]);
+      // Aborted sends end at once; a send that finished just before still records its outcome (a sent e-mail not
+      // marked sent would go out again after its lease), bounded so the process still exits in time.
+      await Promise.race([loopDone, after(settleGraceMs)]);
     },
   };
 }

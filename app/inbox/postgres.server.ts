@@ -27,10 +27,13 @@ const bigintAsNumber: pg.CustomTypesConfig = {
     oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
-/** A connection the server dropped (restart, failover): the statement never ran, so it can run again on a new one. */
+/**
+ * The server said it is shutting down or not up (57P01-03), or refused the connection: the statement did not run, so
+ * it can run again on a new connection. A connection that broke mid-statement is not retried: it may have committed.
+ */
 function connectionLost(error: unknown): boolean {
-  const { code, message } = error as { code?: string; message?: string };
-  return ["57P01", "57P02", "57P03", "08003", "08006", "ECONNRESET", "EPIPE"].includes(code ?? "") || /Connection terminated/i.test(message ?? "");
+  const { code } = error as { code?: string };
+  return ["57P01", "57P02", "57P03", "ECONNREFUSED"].includes(code ?? "");
 }
 
 export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: PostgresOptions): SqlClient {
@@ -40,6 +43,8 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     connectionTimeoutMillis: timeoutMs,
     query_timeout: timeoutMs,
     idleTimeoutMillis: 30_000,
+    // The server gives up too when we do, so a stuck lock does not pile up waiting backends.
+    options: `-c statement_timeout=${timeoutMs} -c lock_timeout=${timeoutMs}`,
     types: bigintAsNumber,
   });
   // An idle connection the server dropped (restart): log it; the pool opens a new one on the next call.
@@ -81,7 +86,6 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     dialect: "postgres",
     query: (sql: string, params: Params = []) => {
       const run = () => pool.query(numbered(sql), [...params]).then((result) => result.rows as Row[]);
-      // Only a statement that never reached a live server is run again: pool.query fails before sending on a dead connection.
       return withTimeout(run().catch((error: unknown) => (connectionLost(error) ? run() : Promise.reject(error))), timeoutMs, "query");
     },
     transaction: (statements: readonly Statement[]) =>

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Config } from "~/config.server";
+import { withoutControls } from "~/enquiry/validate.server";
 import { StoreUnavailableError } from "~/inbox/sql.server";
 import { openInboxStore, type DatabaseLocation } from "~/inbox/store.server";
 import type { Channel, InboxStore, V1Record } from "~/inbox/types";
@@ -39,22 +40,33 @@ export function startInbox(config: Config, channels: readonly Channel[], onOpen?
   opening ??= (async () => {
     const where = describeDatabase(config.database);
     for (let attempt = 1; !stopped; attempt++) {
+      let opened: InboxStore;
       try {
-        const opened = await openInboxStore(config.database, { timeoutMs: config.storeTimeoutMs });
-        if (stopped) {
-          await opened.close();
-          return;
-        }
-        store = opened;
-        console.log(`inbox: storing enquiries in ${where}`);
-        await importV1Inbox(opened, config.inboxFile);
-        onOpen?.(opened);
-        return;
+        opened = await openInboxStore(config.database, { timeoutMs: config.storeTimeoutMs });
       } catch (error) {
         const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
         console.error(`inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        continue;
       }
+      if (stopped) {
+        await opened.close();
+        return;
+      }
+      store = opened;
+      console.log(`inbox: storing enquiries in ${where}`);
+      // Neither a v1 file that cannot be imported nor anything else may keep the notifications from starting.
+      try {
+        await importV1Inbox(opened, config.inboxFile);
+      } catch (error) {
+        console.error(`inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`);
+      }
+      try {
+        onOpen?.(opened);
+      } catch (error) {
+        console.error(`inbox: NOTIFICATIONS NOT STARTED: ${(error as Error).message}`);
+      }
+      return;
     }
   })();
   return opening;
@@ -98,7 +110,8 @@ function parseV1Line(line: string): V1Record | null {
     const value = JSON.parse(line) as Record<string, unknown>;
     const fields = ["receivedAt", "name", "email", "message"] as const;
     if (typeof value !== "object" || value === null || !fields.every((field) => typeof value[field] === "string")) return null;
-    return { receivedAt: value.receivedAt as string, name: value.name as string, email: value.email as string, message: value.message as string };
+    const clean = (field: (typeof fields)[number]) => withoutControls(value[field] as string);
+    return { receivedAt: clean("receivedAt"), name: clean("name"), email: clean("email"), message: clean("message") };
   } catch {
     return null;
   }

@@ -40,6 +40,5 @@ export async function stopBackground(): Promise<void> {
 
 /** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */
 export async function stopServices(): Promise<void> {
-  await stopOutbox();
   await stopInbox();
 }

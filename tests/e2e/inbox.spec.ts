@@ -37,7 +37,7 @@ test("a database that stops answering gets a clear message within seconds, keeps
   blocker.exec("BEGIN EXCLUSIVE");
   try {
     await send(page);
-    await expect(status(page)).toHaveText(/^Error: Server: .*try again/i);
+    await expect(status(page)).toHaveText(/^Error: Server: .*send it again/i);
     await expectValues(page, values);
   } finally {
     blocker.exec("ROLLBACK");

@@ -82,7 +82,7 @@ describe("a database that is stuck", () => {
       const reply = await postForm(site.url, values);
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(reply.status).toBe(503);
-      expect(statusArea(reply.text)).toMatch(new RegExp(`^${enquiryMessages.errorPrefix} .*try again`, "i"));
+      expect(statusArea(reply.text)).toMatch(new RegExp(`^${enquiryMessages.errorPrefix} Server: .*send it again`, "i"));
       expect(reply.text).toContain(values.message); // the form keeps what was typed
       const ready = await fetch(`${site.url}/readyz`);
       expect(ready.status).toBe(503);

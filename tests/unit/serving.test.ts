@@ -78,7 +78,7 @@ describe("malformed headers and methods get a clear 4xx, never a 5xx", () => {
     expect(answer.text).toMatch(/^Bad Request/);
   });
 
-  it.each(["a<b>c", "a:99999", "exa mple.com", "a..b"])("Host: %s is a 400", async (host) => {
+  it.each(["a<b>c", "a:99999", "exa mple.com", "a..b", "1.2.3.999", "[1:2:3]", "[1.2.3.4]"])("Host: %s is a 400", async (host) => {
     const answer = await raw(site, "/", { headers: { Host: host } });
     expect(answer.status).toBe(400);
     expect(answer.text).toContain("Host");

@@ -93,3 +93,14 @@ describe("validateEnquiry", () => {
     expect(errorsFor(input)).toEqual([{ title: "Enquiry", detail: expect.any(String) }]);
   });
 });
+
+describe("control characters", () => {
+  it("are dropped from every field before the checks (PostgreSQL refuses NUL), keeping tabs and line breaks", () => {
+    const result = validateEnquiry({ name: "Jane\u0000 Doe\u001b", email: "jane@example.com", message: "Line\u0000 one\n\tLine two\u007f", security: "Freddy" });
+    expect(result).toEqual({
+      ok: true,
+      enquiry: { name: "Jane Doe", email: "jane@example.com", message: "Line one\n\tLine two", security: "Freddy" },
+    });
+    expect(validateEnquiry({ name: "\u0000\u0001", email: "jane@example.com", message: "m", security: "Freddy" }).ok).toBe(false);
+  });
+});
