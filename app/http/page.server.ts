@@ -54,7 +54,7 @@ export class Page {
     let found = this.representations.get(encoding);
     if (!found) {
       const identity = this.representations.get("identity")!.body;
-      found = represent(encoding === "br" ? brotli(identity, this.brotliQuality) : gzipSync(identity, { level: 9 }));
+      found = represent(encoding === "br" ? brotli(identity, this.brotliQuality) : gzipSync(identity));
       this.representations.set(encoding, found);
     }
     return found;
