@@ -39,6 +39,8 @@ app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));
 // Before anything that reads the request's host, method or path (Remix, a page cache): refusals are 4xx, not 500s.
 app.use(guardRequest);
+// Repeated page requests are answered from memory, without Remix, React or compression (app/http/page-cache.server.ts).
+app.use(build.entry.module.pageCache);
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext }));
 
 const host = process.env.HOST || undefined;

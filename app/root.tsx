@@ -16,7 +16,6 @@ import { SiteFooter } from "~/components/SiteFooter";
 import { getConfig } from "~/config.server";
 import { SiteHeader } from "~/components/SiteHeader";
 import { brand, errorPage, notFoundPage } from "~/content/site";
-import { useNonce } from "~/nonce";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -35,7 +34,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = () => false;
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
-  const nonce = useNonce();
   return (
     <html lang="en" className="bg-night-900">
       <head>
@@ -58,10 +56,10 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter year={data?.year ?? new Date().getFullYear()} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
         {/* Renders nothing in production; reloads the page on rebuilds under `npm run dev`. */}
-        <LiveReload nonce={nonce} />
+        <LiveReload />
       </body>
     </html>
   );

@@ -9,27 +9,43 @@
  * slide is in the HTML), so nothing needs those bytes before the page is on screen.
  *
  * The rewrite keeps every element `<Scripts>` rendered, so React hydrates the same tree; it only changes
- * - each `<link rel="modulepreload">` to `rel="${DEFERRED_REL}"`, which browsers do not fetch, and
- * - the bootstrap's static `import`s to dynamic ones that run after the window's `load` event and the next painted
- *   frame (or half a second, in a background tab), when the bootstrap first turns those links back into modulepreloads so the module graph downloads in
- *   parallel, not as a waterfall. The bootstrap's body runs in an async function (not top-level `await`), so every
- *   browser that runs modules runs it.
+ * - each `<link rel="modulepreload">` to `rel="${DEFERRED_REL}"`: a link type valid in `<body>` that fetches nothing
+ *   (a DNS lookup of our own origin, already done), and
+ * - the bootstrap's static `import`s to dynamic ones that run after the window's `load` event (or 3 s after
+ *   DOMContentLoaded, so one stalled image cannot keep the page from becoming interactive) and the next painted frame
+ *   (or half a second, in a background tab), when the bootstrap first turns those links back into modulepreloads so
+ *   the module graph downloads in parallel, not as a waterfall. The bootstrap's body runs in an async function (not
+ *   top-level `await`), so every browser that runs modules runs it.
  *
- * When the markup is not the shape this expects (a Remix upgrade), the document is returned unchanged: pages hydrate
- * as before, and the unit test that runs this against the built server's real output fails.
+ * Anything it does not fully understand (no bootstrap, an import other than `import * as x from "…"` or
+ * `import "…"`, a modulepreload link with another attribute) leaves the whole document unchanged: the page then
+ * hydrates as Remix wrote it, never half rewritten. The unit test that runs this against the built server's real
+ * output fails when a Remix upgrade changes the markup.
  */
-export const DEFERRED_REL = "x-deferred-modulepreload";
+export const DEFERRED_REL = "dns-prefetch";
+
+/** After this long from DOMContentLoaded, hydration starts even if the window's `load` has not come. */
+export const LOAD_WAIT_LIMIT_MS = 3_000;
 
 const PRELOAD_LINK = /<link rel="modulepreload" href="([^"]+)"\/>/g;
+const ANY_PRELOAD = /<link\b[^>]*\bmodulepreload\b/g;
 const MODULE_SCRIPT = /(<script\b[^>]*\btype="module"[^>]*>)([\s\S]*?)(<\/script>)/g;
 const STATIC_IMPORT = /^import (?:\* as (\w+) from )?("[^"\n]+");\n?/gm;
+// Any static import left after the rewrite (a named or default import, an import split over lines).
+const LEFT_IMPORT = /(^|[;\s])import(\s*[{*"']|\s+\w)/m;
 
+const waitForLoad = [
+  "await new Promise((go) => {",
+  '  if (document.readyState === "complete") return go();',
+  '  addEventListener("load", go, { once: true });',
+  `  const limit = () => setTimeout(go, ${LOAD_WAIT_LIMIT_MS});`,
+  '  if (document.readyState === "loading") addEventListener("DOMContentLoaded", limit, { once: true });',
+  "  else limit();",
+  "});",
+].join("\n");
 // After `load`, wait for the next frame to be painted too: a fast connection can finish loading before the first paint.
 // Browsers pause frames in background tabs, so half a second is the limit: a page opened there still hydrates.
-const afterLoadAndPaint = [
-  'await new Promise((go) => document.readyState === "complete" ? go() : addEventListener("load", go, { once: true }));',
-  "await new Promise((go) => { requestAnimationFrame(() => setTimeout(go)); setTimeout(go, 500); });",
-].join("\n");
+const waitForPaint = "await new Promise((go) => { requestAnimationFrame(() => setTimeout(go)); setTimeout(go, 500); });";
 const restorePreloads = `for (const link of document.querySelectorAll('link[rel="${DEFERRED_REL}"]')) link.rel = "modulepreload";`;
 
 export function deferHydration(html: string): string {
@@ -45,10 +61,15 @@ export function deferHydration(html: string): string {
     specifiers.push(specifier);
     return "";
   });
-  if (specifiers.length === 0) return html;
+  if (specifiers.length === 0 || LEFT_IMPORT.test(rest)) return html;
+  // Every modulepreload must be one this rewrite understands, or none is changed; and the bootstrap must find only
+  // the links it changed when it turns them back.
+  if (html.includes(`rel="${DEFERRED_REL}"`)) return html;
+  const preloads = html.match(ANY_PRELOAD)?.length ?? 0;
+  if (preloads !== (html.match(PRELOAD_LINK)?.length ?? 0)) return html;
 
   const imports = `const [${bindings.join(", ")}] = await Promise.all([${specifiers.map((s) => `import(${s})`).join(", ")}]);`;
-  const deferred = `${open}(async () => {\n${afterLoadAndPaint}\n${restorePreloads}\n${imports}\n${rest}\n})();${close}`;
+  const deferred = `${open}(async () => {\n${waitForLoad}\n${waitForPaint}\n${restorePreloads}\n${imports}\n${rest}\n})();${close}`;
   const start = bootstrap.index!;
   const withBootstrap = html.slice(0, start) + deferred + html.slice(start + whole.length);
   return withBootstrap.replace(PRELOAD_LINK, `<link rel="${DEFERRED_REL}" href="$1"/>`);

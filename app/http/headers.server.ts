@@ -1,11 +1,12 @@
 /**
- * Response headers for HTML documents: a strict Content-Security-Policy with a fresh nonce per request, the usual
- * hardening headers, and the cache policy. Kept pure so the unit tests can read it directly.
+ * Response headers for HTML documents: a strict Content-Security-Policy that admits exactly the document's own
+ * inline scripts by their hashes, the usual hardening headers, and the cache policy. Kept pure so the unit tests
+ * can read it directly.
  */
-function policyAround(nonceSource: string, dev: boolean): string {
-  const directives: Record<string, string[]> = {
+function directivesWith(scriptSources: string[], dev: boolean): Record<string, string[]> {
+  return {
     "default-src": ["'self'"],
-    "script-src": ["'self'", nonceSource],
+    "script-src": ["'self'", ...scriptSources],
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
@@ -16,21 +17,13 @@ function policyAround(nonceSource: string, dev: boolean): string {
     "form-action": ["'self'"],
     "frame-ancestors": ["'none'"],
   };
-  return Object.entries(directives)
-    .map(([name, values]) => `${name} ${values.join(" ")}`)
-    .join("; ");
 }
 
-// Only the nonce changes from one document to the next: the text around it is built once.
-const NONCE_SLOT = "'nonce-\u0000'";
-const policyParts = {
-  production: policyAround(NONCE_SLOT, false).split(NONCE_SLOT),
-  dev: policyAround(NONCE_SLOT, true).split(NONCE_SLOT),
-};
-
-export function contentSecurityPolicy(nonce: string, { dev = false } = {}): string {
-  const [before, after] = dev ? policyParts.dev : policyParts.production;
-  return `${before}'nonce-${nonce}'${after}`;
+/** `scriptHashes` are CSP sources (`'sha256-…'`) of the inline scripts of the bytes that are sent. */
+export function contentSecurityPolicy(scriptHashes: string[], { dev = false } = {}): string {
+  return Object.entries(directivesWith(scriptHashes, dev))
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
 }
 
 export const hardeningHeaders = {
@@ -48,20 +41,24 @@ export function applyHardeningHeaders(headers: Headers): void {
 /** GET and HEAD: the only requests whose answers may be cached. */
 export const isSafeMethod = (method: string) => method === "GET" || method === "HEAD";
 
-/** Short public caching for pages anyone may share; never for a response to a post or an error. */
-export const pageCacheControl = "public, max-age=300";
+/**
+ * Pages anyone may share. Browsers keep them but ask again each time (max-age=0; the ETag makes that a 304), so a
+ * deploy never leaves a visitor on HTML that names /build/ files the new version no longer has. Shared caches (a
+ * CDN) keep them five minutes and may serve a copy up to a minute older while they fetch a new one. `no-transform`:
+ * the CSP hashes and the ETag describe these exact bytes, so nothing in between may rewrite them.
+ */
+export const pageCacheControl = "public, max-age=0, s-maxage=300, stale-while-revalidate=60, no-transform";
 export const noStore = "no-store";
 
 export function applyDocumentHeaders(
   headers: Headers,
-  { nonce, method, status, dev = false }: { nonce: string; method: string; status: number; dev?: boolean },
+  { scriptHashes, method, status, dev = false }: { scriptHashes: string[]; method: string; status: number; dev?: boolean },
 ): void {
   headers.set("Content-Type", "text/html; charset=utf-8");
-  headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, { dev }));
+  headers.set("Content-Security-Policy", contentSecurityPolicy(scriptHashes, { dev }));
   applyHardeningHeaders(headers);
   // A route may already have asked for no-store (for example a page that shows a visitor's own status).
-  if (!headers.has("Cache-Control")) {
-    const shareable = isSafeMethod(method) && (status === 200 || status === 404);
-    headers.set("Cache-Control", shareable && !dev ? pageCacheControl : noStore);
-  }
+  const shareable = isSafeMethod(method) && (status === 200 || status === 404) && !dev;
+  const cacheControl = headers.get("Cache-Control") ?? (shareable ? pageCacheControl : noStore);
+  headers.set("Cache-Control", /\bno-transform\b/.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`);
 }

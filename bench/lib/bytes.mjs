@@ -47,8 +47,10 @@ function resourcesOf(html) {
     const kind = name.toLowerCase();
     const rel = (attrs.rel ?? "").toLowerCase();
     if (kind === "link" && rel === "stylesheet") css.add(attrs.href);
-    // The site defers its modulepreloads until the page has loaded (app/http/defer-hydration.server.ts): still sent.
-    else if (kind === "link" && /^(x-deferred-)?modulepreload$/.test(rel)) js.add(attrs.href);
+    // The site defers its modulepreloads until the page has loaded (app/http/defer-hydration.server.ts: they wait as
+    // dns-prefetch links to same-origin script files): still sent.
+    else if (kind === "link" && rel === "modulepreload") js.add(attrs.href);
+    else if (kind === "link" && rel === "dns-prefetch" && /^\/[^/].*\.js$/.test(attrs.href ?? "")) js.add(attrs.href);
     else if (kind === "link" && rel === "preload" && attrs.as === "script") js.add(attrs.href);
     else if (kind === "link" && rel.split(/\s+/).includes("icon")) images.set(attrs.href, "eager");
     else if (kind === "script" && attrs.src) js.add(attrs.src);

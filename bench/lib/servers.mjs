@@ -35,7 +35,6 @@ function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs })
 }
 
 const remixCli = join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
-const serverEntry = join(root, "server.mjs");
 
 export async function build(cwd, logFile) {
   await runToEnd(process.execPath, [remixCli, "build"], {
@@ -50,7 +49,8 @@ export async function build(cwd, logFile) {
 export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {} }) {
   const port = await freePort();
   const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : [];
-  const child = spawnLogged(process.execPath, [...nodeArgs, serverEntry], {
+  // That tree's own server.mjs: it imports ./build/index.js beside it, so the A/B's other side runs its own build.
+  const child = spawnLogged(process.execPath, [...nodeArgs, join(cwd, "server.mjs")], {
     cwd,
     // The rate limits off: the load test sends far more enquiries than they allow.
     env: {

@@ -14,11 +14,12 @@ function directives(policy: string): Record<string, string[]> {
 }
 
 describe("contentSecurityPolicy", () => {
-  const nonce = "bm9uY2Utb2YtdGVzdA==";
-  const csp = directives(contentSecurityPolicy(nonce));
+  const hashes = ["'sha256-aGFzaC1vZi1vbmU='", "'sha256-aGFzaC1vZi10d28='"];
+  const csp = directives(contentSecurityPolicy(hashes));
 
-  it("allows scripts only from self and with the request's nonce", () => {
-    expect(csp["script-src"]).toEqual(["'self'", `'nonce-${nonce}'`]);
+  it("allows scripts only from self and the document's own inline scripts, by hash, with no nonce", () => {
+    expect(csp["script-src"]).toEqual(["'self'", ...hashes]);
+    expect(contentSecurityPolicy(hashes)).not.toContain("nonce");
   });
 
   it("allows no inline script or style and no eval anywhere", () => {
@@ -37,14 +38,15 @@ describe("contentSecurityPolicy", () => {
     expect(csp["default-src"]).toEqual(["'self'"]);
   });
 
-  it("uses the nonce it is given, so each request can have its own", () => {
-    expect(contentSecurityPolicy("AAAA")).toContain("'nonce-AAAA'");
-    expect(contentSecurityPolicy("AAAA")).not.toContain(nonce);
+  it("uses the hashes it is given, so each document admits only its own scripts", () => {
+    expect(contentSecurityPolicy(["'sha256-AAAA'"])).toContain("script-src 'self' 'sha256-AAAA';");
+    expect(contentSecurityPolicy(["'sha256-AAAA'"])).not.toContain(hashes[0]);
+    expect(contentSecurityPolicy(hashes)).toBe(contentSecurityPolicy(hashes));
   });
 
   it("opens the live-reload WebSocket only in development", () => {
     expect(csp["connect-src"]).toEqual(["'self'"]);
-    const dev = directives(contentSecurityPolicy(nonce, { dev: true }));
+    const dev = directives(contentSecurityPolicy(hashes, { dev: true }));
     expect(dev["connect-src"]).toEqual(expect.arrayContaining(["'self'", "ws://localhost:*"]));
     expect(dev["script-src"]).toEqual(csp["script-src"]);
   });
@@ -53,14 +55,14 @@ describe("contentSecurityPolicy", () => {
 describe("applyDocumentHeaders", () => {
   const apply = (options: { method: string; status: number; dev?: boolean }, initial: HeadersInit = {}) => {
     const headers = new Headers(initial);
-    applyDocumentHeaders(headers, { nonce: "n0nce", ...options });
+    applyDocumentHeaders(headers, { scriptHashes: ["'sha256-AAAA'"], ...options });
     return headers;
   };
 
-  it("sets HTML content type, the CSP with the nonce and every hardening header", () => {
+  it("sets HTML content type, the CSP with the hashes and every hardening header", () => {
     const headers = apply({ method: "GET", status: 200 });
     expect(headers.get("Content-Type")).toBe("text/html; charset=utf-8");
-    expect(headers.get("Content-Security-Policy")).toBe(contentSecurityPolicy("n0nce"));
+    expect(headers.get("Content-Security-Policy")).toBe(contentSecurityPolicy(["'sha256-AAAA'"]));
     for (const [name, value] of Object.entries(hardeningHeaders)) expect(headers.get(name), name).toBe(value);
     expect(headers.get("X-Frame-Options")).toBe("DENY");
     expect(headers.get("X-Content-Type-Options")).toBe("nosniff");
@@ -70,9 +72,16 @@ describe("applyDocumentHeaders", () => {
     ["GET", 200],
     ["HEAD", 200],
     ["GET", 404],
-  ])("lets a %s %i be cached publicly for a short time", (method, status) => {
+  ])("lets shared caches keep a %s %i while browsers revalidate it", (method, status) => {
     expect(apply({ method, status }).get("Cache-Control")).toBe(pageCacheControl);
-    expect(pageCacheControl).toMatch(/^public, max-age=\d+$/);
+    const directives = Object.fromEntries(pageCacheControl.split(", ").map((d) => d.split("=")));
+    expect(directives).toEqual({
+      public: undefined,
+      "max-age": "0",
+      "s-maxage": expect.stringMatching(/^[1-9]\d*$/),
+      "stale-while-revalidate": expect.stringMatching(/^[1-9]\d*$/),
+      "no-transform": undefined,
+    });
   });
 
   it.each([
@@ -84,15 +93,17 @@ describe("applyDocumentHeaders", () => {
     ["GET", 400],
     ["GET", 503],
   ])("never stores a %s answered with %i", (method, status) => {
-    expect(apply({ method, status }).get("Cache-Control")).toBe(noStore);
+    expect(apply({ method, status }).get("Cache-Control")).toBe(`${noStore}, no-transform`);
   });
 
   it("never caches in development", () => {
-    expect(apply({ method: "GET", status: 200, dev: true }).get("Cache-Control")).toBe(noStore);
+    expect(apply({ method: "GET", status: 200, dev: true }).get("Cache-Control")).toBe(`${noStore}, no-transform`);
   });
 
-  it("keeps a Cache-Control the route already chose", () => {
-    expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "no-store" }).get("Cache-Control")).toBe("no-store");
-    expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "private, max-age=0" }).get("Cache-Control")).toBe("private, max-age=0");
+  it("keeps a Cache-Control the route already chose, and asks every cache not to change the bytes", () => {
+    expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "no-store" }).get("Cache-Control")).toBe("no-store, no-transform");
+    expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "private, max-age=0" }).get("Cache-Control")).toBe(
+      "private, max-age=0, no-transform",
+    );
   });
 });
