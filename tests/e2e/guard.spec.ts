@@ -32,7 +32,9 @@ test.describe("the failed-subresource guard", () => {
       `404: GET ${origin}${missing.image} (image)`,
       ...(jsEnabled ? [`404: GET ${origin}${missing.chunk} (script)`] : []), // without JavaScript no script loads
     ];
-    await expect.poll(() => [...failedRequests].sort()).toEqual([...expected].sort());
+    // A page React re-renders may ask for the same file once more (type "other"): each entry names the file either way.
+    await expect.poll(() => failedRequests).toEqual(expect.arrayContaining(expected));
+    expect(failedRequests.every((entry) => entry.includes(missing.image) || entry.includes(missing.chunk))).toBe(true);
     // These are the entries the guard would fail this test on; they were caused on purpose, so they go.
     failedRequests.length = 0;
   });
