@@ -21,7 +21,9 @@ describe("the runtime stage (build output + production dependencies only)", () =
     for (const entry of ["package.json", "package-lock.json", "server.mjs", "build", "public", "scripts"]) {
       cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
     }
-    const install = spawnSync("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund"], {
+    // --prefer-offline: the packages are in npm's cache from the project's own install; the registry is not asked
+    // again (a registry hiccup here once failed the whole run).
+    const install = spawnSync("npm", ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], {
       cwd: dir,
       encoding: "utf8",
       timeout: 150_000,
