@@ -130,20 +130,20 @@ function notifyConfig(data: {
 
 // --- end of notifications ---------------------------------------------------------------------------------------
 
+/** An http(s) origin (scheme, host, port) and nothing else, normalised (e.g. `HTTP://A.example:80/` -> `http://a.example`). */
+const httpOrigin = (example: string) =>
+  z
+    // abort: zod 4 runs later checks even after one fails, and `new URL` below throws on a value that is no URL.
+    .url({ protocol: /^https?$/, error: `must be an http:// or https:// URL, e.g. ${example}`, abort: true })
+    .refine((value) => {
+      const url = new URL(value);
+      return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+    }, "must be an origin only (scheme, host and port), without a path, query or credentials")
+    .transform((value) => new URL(value).origin);
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(3000)),
-  API_HOST: z.preprocess(
-    emptyAsUnset,
-    z
-      // abort: zod 4 runs later checks even after one fails, and `new URL` below throws on a value that is no URL.
-      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, e.g. http://127.0.0.1:4010", abort: true })
-      .refine((value) => {
-        const url = new URL(value);
-        return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
-      }, "must be an origin only (scheme, host and port), without a path, query or credentials")
-      .transform((value) => new URL(value).origin)
-      .optional(),
-  ),
+  API_HOST: z.preprocess(emptyAsUnset, httpOrigin("http://127.0.0.1:4010").optional()),
   API_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(120_000).default(10_000)),
   DATABASE_URL: z.preprocess(
     emptyAsUnset,
@@ -158,17 +158,7 @@ const envSchema = z.object({
   ),
   STORE_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(60_000).default(5_000)),
   INBOX_FILE: z.preprocess(emptyAsUnset, z.string().default("data/enquiries.jsonl")),
-  PUBLIC_URL: z.preprocess(
-    emptyAsUnset,
-    z
-      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, e.g. https://haunt.example", abort: true })
-      .refine((value) => {
-        const url = new URL(value);
-        return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
-      }, "must be an origin only (scheme, host and port), without a path, query or credentials")
-      .transform((value) => new URL(value).origin)
-      .optional(),
-  ),
+  PUBLIC_URL: z.preprocess(emptyAsUnset, httpOrigin("https://haunt.example").optional()),
   TRUST_PROXY: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(0)),
   RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),

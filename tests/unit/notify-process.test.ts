@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openInboxStore } from "~/inbox/store.server";
-import type { InboxStore, ListedEnquiry } from "~/inbox/types";
-import { ensureBuilt, runSiteExpectingExit, startSite, waitFor, type SiteServer } from "../support/site-server";
+import type { ListedEnquiry } from "~/inbox/types";
+import { ensureBuilt, readInbox, runSiteExpectingExit, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -61,16 +60,7 @@ async function postEnquiry(target: SiteServer, email = `visitor${posted + 1}-${D
   return email;
 }
 
-async function stored(database: string): Promise<ListedEnquiry[]> {
-  const store: InboxStore = await openInboxStore({ kind: "sqlite", path: database }, { timeoutMs: 5_000 });
-  try {
-    const items: ListedEnquiry[] = [];
-    for await (const item of store.list()) items.push(item);
-    return items;
-  } finally {
-    await store.close();
-  }
-}
+const stored = (database: string) => readInbox(`file:${database}`);
 
 const allSent = (items: ListedEnquiry[]) => items.every((e) => e.notifications.length === 2 && e.notifications.every((n) => n.state === "sent"));
 
