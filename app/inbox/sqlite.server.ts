@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { StoreUnavailableError, withTimeout, type Migration, type Params, type Row, type SqlClient, type Statement } from "~/inbox/sql.server";
@@ -91,6 +91,9 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => vo
 export function openSqlite(path: string, { timeoutMs, busyTimeoutMs = Math.max(timeoutMs - 500, 100) }: SqliteOptions): SqlClient {
   const file = resolve(path);
   mkdirSync(dirname(file), { recursive: true });
+  // Enquiries are personal data: a new database is readable by its owner only (SQLite gives its -wal and -shm files
+  // the database file's permissions).
+  closeSync(openSync(file, "a", 0o600));
   const source = `(${sqliteWorker.toString()})()`;
   const pending = new Map<number, Pending>();
   let nextId = 1;

@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../app/inbox/sql.server";
@@ -238,6 +240,19 @@ describe("a database that hangs or goes away", () => {
       postgres!.startServer();
       await store.save(enquiry(3), ["email"]);
       expect((await all(store)).map((item) => item.name)).toEqual(["Visitor 3", "Visitor 1"]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("a new SQLite database", () => {
+  it("is readable by its owner only, in a directory made for it", async () => {
+    const path = join(temp.dir(), "nested", "deeper", "enquiries.db");
+    const store = await openInboxStore({ kind: "sqlite", path }, { timeoutMs: 5_000 });
+    try {
+      await store.save(enquiry(), ["email"]);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
     } finally {
       await store.close();
     }
