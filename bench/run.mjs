@@ -20,6 +20,7 @@ import { kB, MB, num, ratio, table } from "./lib/report.mjs";
 import {
   browserHeaders,
   build,
+  contactPosts,
   loadAcceptEncoding,
   prepareRef,
   resultsDir,
@@ -159,26 +160,12 @@ async function postPhase(site, upstream, options) {
   // Distinct tokens (neither contains the other): the upstream finds the measured enquiries by substring.
   const runToken = `measured-${process.pid}-${Date.now()}`;
   const warmToken = `warmup-${process.pid}-${Date.now()}`;
-  let sequence = 0;
-  const postOptions = (token) => ({
-    requests: [
-      {
-        method: "POST",
-        path: "/contact",
-        headers: { ...browserHeaders, "Content-Type": "application/x-www-form-urlencoded" },
-        setupRequest(request) {
-          sequence += 1;
-          request.body = new URLSearchParams({
-            name: "Bench Visitor",
-            email: "bench.visitor@example.com",
-            message: `${token} enquiry ${sequence}: a six-foot pneumatic drop scare for a barn haunt, please.`,
-            security: "Freddy",
-          }).toString();
-          return request;
-        },
-      },
-    ],
-  });
+  const postOptions = (token) =>
+    contactPosts((n) => ({
+      name: "Bench Visitor",
+      email: "bench.visitor@example.com",
+      message: `${token} enquiry ${n}: a six-foot pneumatic drop scare for a barn haunt, please.`,
+    }));
   log(`POST /contact: ${options.connections} connections, ${options.warmup} s warm-up + ~${options.duration} s`);
   const target = { url: `${site.origin}/contact`, pid: site.pid, connections: options.connections };
   // Warm-up by time, then a fixed number of posts sized from its rate, so every post is answered before we count.

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { startPostgres } from "../../tests/support/postgres.ts";
-import { browserHeaders } from "./servers.mjs";
+import { contactPosts } from "./servers.mjs";
 import { loadPhase } from "./load.mjs";
 import { sleep, stopChild } from "./proc.mjs";
 
@@ -82,7 +82,6 @@ async function inboxPhase({ label, databaseUrl, smtp, startSite, options, log })
   });
   try {
     const before = smtp.count();
-    let sequence = 0;
     const run = `${label}-${process.pid}-${Date.now()}`;
     const amount = options.quick ? 300 : 1500;
     log(`POST /contact into ${label}: ${amount} enquiries from ${options.connections} posters, with e-mail notifications`);
@@ -94,25 +93,11 @@ async function inboxPhase({ label, databaseUrl, smtp, startSite, options, log })
       connections: options.connections,
       durationS: 30,
       amount,
-      options: {
-        requests: [
-          {
-            method: "POST",
-            path: "/contact",
-            headers: { ...browserHeaders, "Content-Type": "application/x-www-form-urlencoded" },
-            setupRequest(request) {
-              sequence += 1;
-              request.body = new URLSearchParams({
-                name: `Bench Visitor ${sequence}`,
-                email: `bench-${run}-${sequence}@example.com`,
-                message: `Enquiry ${sequence} of run ${run}: a six-foot pneumatic drop scare for a barn haunt, please.`,
-                security: "Freddy",
-              }).toString();
-              return request;
-            },
-          },
-        ],
-      },
+      options: contactPosts((n) => ({
+        name: `Bench Visitor ${n}`,
+        email: `bench-${run}-${n}@example.com`,
+        message: `Enquiry ${n} of run ${run}: a six-foot pneumatic drop scare for a barn haunt, please.`,
+      })),
     });
     const acknowledged = result.statusCodes["303"] ?? 0;
     // Wait until every acknowledged enquiry's e-mail has arrived (or a minute has passed: then something is lost).

@@ -18,6 +18,28 @@ export const browserHeaders = {
   "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
 };
 
+/**
+ * autocannon options for contact-form posts as a browser sends them: `fieldsFor(n)` gives the n-th post's name, email
+ * and message (the right captcha answer is added), so every post can be its own enquiry.
+ */
+export function contactPosts(fieldsFor) {
+  let sequence = 0;
+  return {
+    requests: [
+      {
+        method: "POST",
+        path: "/contact",
+        headers: { ...browserHeaders, "Content-Type": "application/x-www-form-urlencoded" },
+        setupRequest(request) {
+          sequence += 1;
+          request.body = new URLSearchParams({ ...fieldsFor(sequence), security: "Freddy" }).toString();
+          return request;
+        },
+      },
+    ],
+  };
+}
+
 /** Runs a command to completion with its output in a log file; rejects on a non-zero exit or after timeoutMs. */
 function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs }) {
   return new Promise((resolvePromise, reject) => {

@@ -2,21 +2,13 @@ import addressparser from "nodemailer/lib/addressparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEmailChannel, isSingleMailbox, smtpOptions } from "~/inbox/channels/email.server";
 import type { StoredEnquiry } from "~/inbox/types";
+import { storedEnquiry } from "../support/stored-enquiry";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
 
 const owners = ["owner@grimforge.example", "workshop@grimforge.example"];
 const from = "site@grimforge.example";
 
-function enquiry(overrides: Partial<StoredEnquiry> = {}): StoredEnquiry {
-  return {
-    id: `e-${Math.random().toString(36).slice(2)}`,
-    receivedAt: new Date("2026-10-01T18:30:05.123Z"),
-    name: "Ann Visitor",
-    email: "ann@visitor.example",
-    message: "We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.",
-    ...overrides,
-  };
-}
+const enquiry = (overrides: Partial<StoredEnquiry> = {}) => storedEnquiry("We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", overrides);
 
 /** Every address in one header, parsed the way a mail client would. */
 function addresses(mail: ReceivedMail, header: string): string[] {

@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhookChannel, summaryMaxLength, webhookPayload } from "~/inbox/channels/webhook.server";
 import type { StoredEnquiry } from "~/inbox/types";
+import { storedEnquiry } from "../support/stored-enquiry";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
-function enquiry(overrides: Partial<StoredEnquiry> = {}): StoredEnquiry {
-  return {
-    id: `e-${Math.random().toString(36).slice(2)}`,
-    receivedAt: new Date("2026-10-01T18:30:05.123Z"),
-    name: "Ann Visitor",
-    email: "ann@visitor.example",
-    message: "A talking skull for the queue line, please.",
-    ...overrides,
-  };
-}
+const enquiry = (overrides: Partial<StoredEnquiry> = {}) => storedEnquiry("A talking skull for the queue line, please.", overrides);
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {
