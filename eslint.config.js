@@ -5,7 +5,17 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", "bench/results/", ".cache/"] },
+  {
+    ignores: [
+      "build/",
+      "public/build/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "bench/results/",
+      ".cache/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,10 +19,7 @@ export default defineConfig({
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: [
-    [process.env.CI ? "line" : "list"],
-    ["json", { outputFile: "test-results/e2e.json" }],
-  ],
+  reporter: [[process.env.CI ? "line" : "list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: {
     baseURL: e2eServers.site.url,
     viewport: { width: 1280, height: 800 },
@@ -43,14 +40,16 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 20_000,
     },
-    ...[e2eServers.site, e2eServers.embedded, e2eServers.stuck, e2eServers.refused, e2eServers.limited].map((server) => ({
-      command: "npm start",
-      url: `${server.url}/healthz`,
-      env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: "ignore" as const,
-      stderr: "pipe" as const,
-    })),
+    ...[e2eServers.site, e2eServers.embedded, e2eServers.stuck, e2eServers.refused, e2eServers.limited].map(
+      (server) => ({
+        command: "npm start",
+        url: `${server.url}/healthz`,
+        env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },
+        reuseExistingServer: false,
+        timeout: 30_000,
+        stdout: "ignore" as const,
+        stderr: "pipe" as const,
+      }),
+    ),
   ],
 });

@@ -13,8 +13,16 @@ process.env.NODE_ENV ??= "production";
 const dev = process.env.NODE_ENV === "development";
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
-const { startServices, stopBackground, stopServices, getConfig, guardRequest, loadContext, gracefulShutdown, serverTimeouts } =
-  build.entry.module;
+const {
+  startServices,
+  stopBackground,
+  stopServices,
+  getConfig,
+  guardRequest,
+  loadContext,
+  gracefulShutdown,
+  serverTimeouts,
+} = build.entry.module;
 // A signal while the services start (the database may keep that waiting a few seconds): nothing is in flight yet.
 let shutdown;
 const onSignal = (signal) => {

@@ -68,7 +68,10 @@ function notifyEnvShape() {
         .transform((value, context) => {
           const sender = parseSender(value);
           if (!sender) {
-            context.addIssue({ code: "custom", message: 'must be one e-mail address, e.g. site@example.com or "Haunt website <site@example.com>"' });
+            context.addIssue({
+              code: "custom",
+              message: 'must be one e-mail address, e.g. site@example.com or "Haunt website <site@example.com>"',
+            });
             return z.NEVER;
           }
           return sender;
@@ -77,7 +80,12 @@ function notifyEnvShape() {
     ),
     NOTIFY_WEBHOOK_URL: z.preprocess(
       emptyAsUnset,
-      z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)" }).optional(),
+      z
+        .url({
+          protocol: /^https?$/,
+          error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)",
+        })
+        .optional(),
     ),
   };
 }
@@ -90,7 +98,10 @@ function notifyEnvProblems(env: Record<string, string | undefined>): string[] {
   if (given.length === 0 || given.length === emailVariables.length) return [];
   return emailVariables
     .filter((name) => !set(name))
-    .map((name) => `  ${name}: must be set too, because ${given.join(" and ")} ${given.length > 1 ? "are" : "is"} (e-mail needs SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM)`);
+    .map(
+      (name) =>
+        `  ${name}: must be set too, because ${given.join(" and ")} ${given.length > 1 ? "are" : "is"} (e-mail needs SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM)`,
+    );
 }
 
 export interface EmailChannelConfig {
@@ -152,7 +163,8 @@ const envSchema = z.object({
       .default("file:data/enquiries.db")
       .transform((value, context) => {
         const location = parseDatabaseUrl(value);
-        if (!location) context.addIssue({ code: "custom", message: "must be file:PATH (SQLite) or postgres://… / postgresql://…" });
+        if (!location)
+          context.addIssue({ code: "custom", message: "must be file:PATH (SQLite) or postgres://… / postgresql://…" });
         return location ?? z.NEVER;
       }),
   ),

@@ -22,7 +22,8 @@ function pick(acceptEncoding = "") {
   const exact = byAcceptEncoding.get(acceptEncoding);
   if (exact) return exact;
   const accepted = new Set(acceptEncoding.split(",").map((part) => part.split(";")[0].trim().toLowerCase()));
-  for (const encoding of ["br", "gzip"]) if (accepted.has(encoding) && byEncoding.has(encoding)) return byEncoding.get(encoding);
+  for (const encoding of ["br", "gzip"])
+    if (accepted.has(encoding) && byEncoding.has(encoding)) return byEncoding.get(encoding);
   return byEncoding.get("") ?? variants[0];
 }
 

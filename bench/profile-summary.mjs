@@ -89,7 +89,8 @@ export function formatSummary(summary) {
   const lines = [];
   const section = (title, rows) => {
     lines.push("", title);
-    for (const row of rows) lines.push(`${row.ms.toFixed(0).padStart(8)} ms ${row.percentOfBusy.toFixed(1).padStart(5)}%  ${row.name}`);
+    for (const row of rows)
+      lines.push(`${row.ms.toFixed(0).padStart(8)} ms ${row.percentOfBusy.toFixed(1).padStart(5)}%  ${row.name}`);
   };
   lines.push(`profiled ${summary.profiledMs.toFixed(0)} ms, busy (not idle) ${summary.busyMs.toFixed(0)} ms`);
   section("Self time by package / group (% of busy):", summary.selfByGroup);

@@ -95,7 +95,8 @@ function parseArgs(argv) {
   options.runs ??= options.quick ? 1 : 5;
   if (options.compareOnly && !options.compare) throw new Error("--compare-only needs --compare <git-ref>");
   for (const key of ["duration", "connections", "runs"]) {
-    if (!(Number.isFinite(options[key]) && options[key] > 0 && options[key] <= 600)) throw new Error(`--${key} must be 1-600`);
+    if (!(Number.isFinite(options[key]) && options[key] > 0 && options[key] <= 600))
+      throw new Error(`--${key} must be 1-600`);
   }
   return options;
 }
@@ -104,7 +105,8 @@ function parseArgs(argv) {
 // Progress, time limit, cleanup
 
 const started = Date.now();
-const log = (message) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
+const log = (message) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
 
 const cleanups = [];
 function runCleanups() {
@@ -147,7 +149,7 @@ async function getPhase(name, url, pid, options, acceptEncoding = loadAcceptEnco
 /** Waits (at most 5 s) until the upstream's received count stops moving: posts still in flight have landed. */
 async function upstreamSettled(upstream) {
   let last = -1;
-  for (const deadline = Date.now() + 5000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
     const { count } = await (await fetch(`${upstream.origin}/__control/count`)).json();
     if (count === last) return;
     last = count;
@@ -169,10 +171,18 @@ async function postPhase(site, upstream, options) {
   log(`POST /contact: ${options.connections} connections, ${options.warmup} s warm-up + ~${options.duration} s`);
   const target = { url: `${site.origin}/contact`, pid: site.pid, connections: options.connections };
   // Warm-up by time, then a fixed number of posts sized from its rate, so every post is answered before we count.
-  const warm = await loadPhase({ ...target, name: "warm-up", durationS: options.warmup, options: postOptions(warmToken) });
+  const warm = await loadPhase({
+    ...target,
+    name: "warm-up",
+    durationS: options.warmup,
+    options: postOptions(warmToken),
+  });
   await upstreamSettled(upstream);
   await fetch(`${upstream.origin}/__control/clear`, { method: "POST" });
-  const amount = Math.min(50_000, Math.max(options.connections * 4, Math.round(warm.requestsPerSec * options.duration)));
+  const amount = Math.min(
+    50_000,
+    Math.max(options.connections * 4, Math.round(warm.requestsPerSec * options.duration)),
+  );
   const result = await loadPhase({
     ...target,
     name: "POST /contact (site -> fake upstream)",
@@ -181,7 +191,9 @@ async function postPhase(site, upstream, options) {
     options: postOptions(runToken),
   });
   await upstreamSettled(upstream);
-  const received = await (await fetch(`${upstream.origin}/__control/received?token=${encodeURIComponent(runToken)}`)).json();
+  const received = await (
+    await fetch(`${upstream.origin}/__control/received?token=${encodeURIComponent(runToken)}`)
+  ).json();
   const distinct = new Set(received.map((entry) => entry.body?.message)).size;
   const redirects = result.statusCodes["303"] ?? 0;
   result.enquiries = {
@@ -236,7 +248,9 @@ async function brotliBytes(origin) {
   const plain = await getRaw(`${origin}/`, { "Accept-Encoding": "identity" });
   if (String(br.headers["content-encoding"]) !== "br") throw new Error("GET / did not answer in brotli");
   const html = decode(plain.body, String(plain.headers["content-encoding"] ?? ""));
-  const before = brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: targets.previousBrotliQuality } });
+  const before = brotliCompressSync(html, {
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: targets.previousBrotliQuality },
+  });
   return { site: br.body.length, before: before.length, sameBody: decode(br.body, "br").equals(html) };
 }
 
@@ -434,7 +448,10 @@ const lighthouseCells = (page) => [
 function renderLighthouseAB(compare) {
   const rows = [];
   for (const path of Object.keys(compare.lighthouse.current)) {
-    for (const [side, label] of [["current", "this tree"], ["compare", compare.ref]]) {
+    for (const [side, label] of [
+      ["current", "this tree"],
+      ["compare", compare.ref],
+    ]) {
       const page = compare.lighthouse[side][path];
       rows.push([`${path} ${label}`, ...lighthouseCells(page), num(page.maxCls, 3)]);
     }
@@ -463,7 +480,9 @@ function renderLighthouse(lh, runs) {
     if (page.errors.length) out.push(`  ${path}: ${page.errors.length} run(s) failed: ${page.errors[0]}`);
     const list = page.flagged
       .sort((a, b) => b.runs - a.runs || a.id.localeCompare(b.id))
-      .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ""} ${audit.runs}/${page.okRuns}`);
+      .map(
+        (audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ""} ${audit.runs}/${page.okRuns}`,
+      );
     out.push(`  ${path}: ${list.join("; ") || "none"}`);
   }
   return out.join("\n");
@@ -473,7 +492,17 @@ function renderInbox(phases) {
   return [
     `Embedded inbox: distinct enquiries posted through the form by ${phases[0].posters} posters, e-mail notifications to a local SMTP server`,
     table(
-      ["database", "enquiries/s", "CPU ms/enquiry", "p99 ms", "acknowledged", "stored", "e-mailed", "e-mails/s", "nothing lost"],
+      [
+        "database",
+        "enquiries/s",
+        "CPU ms/enquiry",
+        "p99 ms",
+        "acknowledged",
+        "stored",
+        "e-mailed",
+        "e-mails/s",
+        "nothing lost",
+      ],
       phases.map((p) => [
         p.backend,
         num(p.enquiriesPerSec),
@@ -486,7 +515,9 @@ function renderInbox(phases) {
         p.nothingLost ? "yes" : `NO ${JSON.stringify(p.otherStatuses)} dup ${p.duplicatesEmailed}`,
       ]),
     ),
-    phases.length === 2 ? `PostgreSQL / SQLite enquiries per second: x${(phases[1].enquiriesPerSec / phases[0].enquiriesPerSec).toFixed(2)}` : "",
+    phases.length === 2
+      ? `PostgreSQL / SQLite enquiries per second: x${(phases[1].enquiriesPerSec / phases[0].enquiriesPerSec).toFixed(2)}`
+      : "",
   ].join("\n");
 }
 
@@ -516,7 +547,8 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   mkdirSync(resultsDir, { recursive: true });
   // The whole run stops by itself, whatever happens.
-  const limitMinutes = 11 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
+  const limitMinutes =
+    11 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
   setTimeout(() => fail(new Error(`time limit of ${limitMinutes} min reached`)), limitMinutes * 60_000).unref();
   const loadBefore = machineLoad();
   const chromePath = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -525,12 +557,16 @@ async function main() {
     log("building (remix build)");
     await build(root, join(resultsDir, "build.log"));
   }
-  const previous = options.compare ? (log(`building ${options.compare} in a temporary directory`), await prepareRef(options.compare, cleanups)) : undefined;
+  const previous = options.compare
+    ? (log(`building ${options.compare} in a temporary directory`), await prepareRef(options.compare, cleanups))
+    : undefined;
 
   log("starting fake upstream, site and baseline");
   const upstream = await startUpstream();
   const site = await startSite({ cwd: root, label: "current", apiHost: upstream.origin });
-  const other = previous ? await startSite({ cwd: previous.dir, label: "compare", apiHost: upstream.origin }) : undefined;
+  const other = previous
+    ? await startSite({ cwd: previous.dir, label: "compare", apiHost: upstream.origin })
+    : undefined;
 
   // The A/B comes first, while both servers are equally fresh, so their peak memory compares too.
   let compare;
@@ -558,7 +594,14 @@ async function main() {
       await stopChild(upstream.child);
       const results = { meta: { date: new Date().toISOString(), ...describeRun(options, loadBefore) }, compare };
       writeFileSync(join(resultsDir, "compare-latest.json"), `${JSON.stringify(results, null, 2)}\n`);
-      console.log([header(results.meta), renderCompare(compare), "", `JSON: ${join("bench", "results", "compare-latest.json")}`].join("\n"));
+      console.log(
+        [
+          header(results.meta),
+          renderCompare(compare),
+          "",
+          `JSON: ${join("bench", "results", "compare-latest.json")}`,
+        ].join("\n"),
+      );
       runCleanups();
       process.exit(0);
     }
@@ -594,13 +637,21 @@ async function main() {
     load,
     inbox,
     weight,
-    jsBudget: { path: "/", wireBytes: weight[0].js.wireBytes, budget: jsBudgetBytes, ok: weight[0].js.wireBytes <= jsBudgetBytes },
+    jsBudget: {
+      path: "/",
+      wireBytes: weight[0].js.wireBytes,
+      budget: jsBudgetBytes,
+      ok: weight[0].js.wireBytes <= jsBudgetBytes,
+    },
     memory: { afterLoad: load?.memory.site, atEnd: memAtEnd, baseline: load?.memory.baseline },
     compare,
     lighthouse,
   };
   writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(resultsDir, `bench-${results.meta.date.replace(/[:.]/g, "-")}.json`), `${JSON.stringify(results)}\n`);
+  writeFileSync(
+    join(resultsDir, `bench-${results.meta.date.replace(/[:.]/g, "-")}.json`),
+    `${JSON.stringify(results)}\n`,
+  );
   console.log(render(results));
   runCleanups();
   const nothingLost = (!load || load.post.enquiries.ok) && (inbox ?? []).every((phase) => phase.nothingLost);

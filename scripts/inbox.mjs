@@ -15,4 +15,7 @@ process.stdout.on("error", (error) => {
   throw error;
 });
 const { entry } = await import(build.href);
-process.exitCode = await entry.module.runInboxCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await entry.module.runInboxCommand(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+});

@@ -54,7 +54,14 @@ export function ContactForm({ status, values, busy }: ContactFormProps) {
         {/* Bot trap: display:none hides it from people and assistive technology alike. */}
         <div className="hidden">
           <label htmlFor="enquiry-honeypot">Leave this field empty</label>
-          <input id="enquiry-honeypot" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />
+          <input
+            id="enquiry-honeypot"
+            type="text"
+            name={honeypotField}
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+          />
         </div>
         <button
           type="submit"

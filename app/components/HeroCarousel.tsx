@@ -41,7 +41,13 @@ const roundButton =
   "pointer-events-auto grid h-11 w-11 place-items-center rounded-full border border-bone-50/20 bg-night-950/70 text-bone-50 shadow-lg shadow-night-950/50 backdrop-blur-sm transition-colors hover:border-ember-400/70 hover:bg-night-950/90 hover:text-ember-300 motion-reduce:transition-none";
 
 /** A round icon button laid over the image; `position` places it in the controls box. */
-function RoundButton(props: { label: string; controls: string; onClick: () => void; position: string; children: ReactNode }) {
+function RoundButton(props: {
+  label: string;
+  controls: string;
+  onClick: () => void;
+  position: string;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"

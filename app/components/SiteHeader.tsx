@@ -28,7 +28,16 @@ function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?
 
 function MenuIcon() {
   return (
-    <svg aria-hidden="true" className="shrink-0" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2">
+    <svg
+      aria-hidden="true"
+      className="shrink-0"
+      width="20"
+      height="20"
+      viewBox="0 0 20 20"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
       <path d="M3 5h14M3 10h14M3 15h14" strokeLinecap="round" />
     </svg>
   );
@@ -74,13 +83,13 @@ function MobileMenu() {
 
 export function SiteHeader() {
   return (
-    <header className="sticky top-0 z-40 border-b border-night-600/80 bg-night-950/90 backdrop-blur" data-site-header="">
+    <header
+      className="sticky top-0 z-40 border-b border-night-600/80 bg-night-950/90 backdrop-blur"
+      data-site-header=""
+    >
       {/* A fixed-height bar: nothing in it can push the page down as text settles. */}
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link
-          to="/"
-          className="flex items-center gap-3 rounded-md focus-visible:outline-offset-4"
-        >
+        <Link to="/" className="flex items-center gap-3 rounded-md focus-visible:outline-offset-4">
           <img src={brand.logo.src} alt={brand.logo.alt} width={40} height={40} className="h-10 w-10" />
           <span className="whitespace-nowrap font-display text-base font-semibold tracking-wide text-bone-50 sm:text-xl">
             {brand.name}

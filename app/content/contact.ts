@@ -24,14 +24,17 @@ export const enquiryMessages = {
   success: "Thank you! We will contact you soon.",
   errorPrefix: "Error:",
   genericFailure: "Failed to send message.",
-  unreachable: "We could not reach our enquiry service, so your message was not sent. Please try again in a few minutes.",
+  unreachable:
+    "We could not reach our enquiry service, so your message was not sent. Please try again in a few minutes.",
   // The service may have taken the enquiry and only the answer was late: say so, so nobody is told it was lost.
   timeout:
     "Our enquiry service did not answer in time, so we cannot tell whether your message arrived. It may have: if you " +
     "do not hear from us in a few days, please send it again.",
   rateLimitedTitle: "Too many enquiries",
-  rateLimitedSite: "We are receiving more enquiries than usual right now, so yours was not sent. Please try again later.",
-  rateLimitedClient: "You have sent several enquiries in the last hour, so this one was not sent. Please try again later.",
+  rateLimitedSite:
+    "We are receiving more enquiries than usual right now, so yours was not sent. Please try again later.",
+  rateLimitedClient:
+    "You have sent several enquiries in the last hour, so this one was not sent. Please try again later.",
   /** The browser could not reach our site (offline, connection refused or dropped): it may or may not have arrived. */
   browserConnectionFailed:
     "The connection to our site failed, so your message may not have been sent. Please check your internet connection and try again.",

@@ -43,8 +43,16 @@ export const errorPage = {
  * The <title>, description and Open Graph tags every page carries; with the page's canonical address (from
  * PUBLIC_URL), also its canonical link and og:url.
  */
-export function pageMeta({ title, description }: { title: string; description: string }, url?: string): MetaDescriptor[] {
-  const address: MetaDescriptor[] = url ? [{ tagName: "link", rel: "canonical", href: url }, { property: "og:url", content: url }] : [];
+export function pageMeta(
+  { title, description }: { title: string; description: string },
+  url?: string,
+): MetaDescriptor[] {
+  const address: MetaDescriptor[] = url
+    ? [
+        { tagName: "link", rel: "canonical", href: url },
+        { property: "og:url", content: url },
+      ]
+    : [];
   return [
     { title },
     { name: "description", content: description },

@@ -39,7 +39,11 @@ function pageStatus(outcome: Outcome): number {
   }
 }
 
-async function readForm(request: Request, type: string, bytes: Uint8Array<ArrayBuffer>): Promise<URLSearchParams | FormData | null> {
+async function readForm(
+  request: Request,
+  type: string,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<URLSearchParams | FormData | null> {
   if (type === "application/x-www-form-urlencoded") return new URLSearchParams(new TextDecoder().decode(bytes));
   try {
     const contentType = request.headers.get("content-type") ?? type;

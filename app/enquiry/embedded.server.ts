@@ -21,7 +21,8 @@ export function isCaptchaAnswer(answer: string): boolean {
 // After a timeout the database may still finish the save: say so. Sending again is safe (the duplicate check).
 const storeFailure: ApiError = {
   title: "Server",
-  detail: "We could not confirm that your enquiry was saved. Please send it again in a few minutes: it will not be stored twice.",
+  detail:
+    "We could not confirm that your enquiry was saved. Please send it again in a few minutes: it will not be stored twice.",
 };
 
 /**
@@ -31,7 +32,11 @@ const storeFailure: ApiError = {
  */
 export async function storeEnquiry({ name, email, message, security }: Enquiry): Promise<Outcome> {
   if (!isCaptchaAnswer(security)) {
-    return { kind: "rejected", status: 400, errors: [{ title: "Security", detail: "That is not the right answer to the security question." }] };
+    return {
+      kind: "rejected",
+      status: 400,
+      errors: [{ title: "Security", detail: "That is not the right answer to the security question." }],
+    };
   }
   try {
     const saved = await currentInbox().save({ name, email, message }, inboxChannels());
@@ -72,7 +77,10 @@ export async function handleSaveContact(
   // A wrong captcha answer is refused without using up an allowance.
   const limited = isCaptchaAnswer(validation.enquiry.security) ? admit?.() : null;
   if (limited) {
-    return Response.json({ errors: [limited.error] }, { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+    return Response.json(
+      { errors: [limited.error] },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
   }
   const outcome = await storeEnquiry(validation.enquiry);
   if (outcome.kind === "rejected") return errorResponse(outcome.status, outcome.errors);

@@ -35,11 +35,13 @@ export class RateLimiter {
     const { sitePerMinute, clientPerHour } = this.limits;
     if (sitePerMinute > 0) {
       this.site = this.site.filter((time) => time > now - minute);
-      if (this.site.length >= sitePerMinute) return refusal(enquiryMessages.rateLimitedSite, this.site[0]! + minute - now);
+      if (this.site.length >= sitePerMinute)
+        return refusal(enquiryMessages.rateLimitedSite, this.site[0]! + minute - now);
     }
     const perClient = clientPerHour > 0 && client !== undefined;
     const times = perClient ? (this.clients.get(client) ?? []).filter((time) => time > now - hour) : [];
-    if (perClient && times.length >= clientPerHour) return refusal(enquiryMessages.rateLimitedClient, times[0]! + hour - now);
+    if (perClient && times.length >= clientPerHour)
+      return refusal(enquiryMessages.rateLimitedClient, times[0]! + hour - now);
 
     if (sitePerMinute > 0) this.site.push(now);
     if (perClient) {

@@ -45,12 +45,15 @@ const waitForLoad = [
 ].join("\n");
 // After `load`, wait for the next frame to be painted too: a fast connection can finish loading before the first paint.
 // Browsers pause frames in background tabs, so half a second is the limit: a page opened there still hydrates.
-const waitForPaint = "await new Promise((go) => { requestAnimationFrame(() => setTimeout(go)); setTimeout(go, 500); });";
+const waitForPaint =
+  "await new Promise((go) => { requestAnimationFrame(() => setTimeout(go)); setTimeout(go, 500); });";
 const restorePreloads = `for (const link of document.querySelectorAll('link[rel="${DEFERRED_REL}"]')) link.rel = "modulepreload";`;
 
 export function deferHydration(html: string): string {
   // Remix's bootstrap is the module script that registers the route modules.
-  const bootstrap = [...html.matchAll(MODULE_SCRIPT)].find((script) => script[2]!.includes("window.__remixRouteModules"));
+  const bootstrap = [...html.matchAll(MODULE_SCRIPT)].find((script) =>
+    script[2]!.includes("window.__remixRouteModules"),
+  );
   if (!bootstrap) return html;
   const [whole, open, body, close] = bootstrap as unknown as [string, string, string, string];
 

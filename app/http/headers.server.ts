@@ -52,7 +52,12 @@ export const noStore = "no-store";
 
 export function applyDocumentHeaders(
   headers: Headers,
-  { scriptHashes, method, status, dev = false }: { scriptHashes: string[]; method: string; status: number; dev?: boolean },
+  {
+    scriptHashes,
+    method,
+    status,
+    dev = false,
+  }: { scriptHashes: string[]; method: string; status: number; dev?: boolean },
 ): void {
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Content-Security-Policy", contentSecurityPolicy(scriptHashes, { dev }));

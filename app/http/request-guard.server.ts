@@ -17,7 +17,8 @@ export const allowedMethods = ["GET", "HEAD", "POST"] as const;
 
 // A DNS name or IPv4 address (underscores allowed: container service names use them), or a bracketed IPv6 address,
 // each with an optional port.
-const hostPattern = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+const hostPattern =
+  /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
 
 export function isValidHost(host: string): boolean {
   const match = hostPattern.exec(host);

@@ -73,10 +73,14 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   try {
     if (command === "retry") {
       const count = await store.retryFailed();
-      io.stdout.write(`${count} failed ${count === 1 ? "notification" : "notifications"} put back to pending; the running server sends them within seconds.\n`);
+      io.stdout.write(
+        `${count} failed ${count === 1 ? "notification" : "notifications"} put back to pending; the running server sends them within seconds.\n`,
+      );
     } else if (command === "erase") {
       const count = await store.erase(rest[0]!);
-      io.stdout.write(`Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`);
+      io.stdout.write(
+        `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
+      );
     } else {
       const format = values.json ? json : values.csv ? csv : text;
       await format(store.list({ since }), io.stdout);
@@ -133,7 +137,10 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
     );
     count++;
   }
-  await write(out, count === 0 ? "No enquiries yet.\n" : `\n${count} ${count === 1 ? "enquiry" : "enquiries"}, newest first.\n`);
+  await write(
+    out,
+    count === 0 ? "No enquiries yet.\n" : `\n${count} ${count === 1 ? "enquiry" : "enquiries"}, newest first.\n`,
+  );
 }
 
 /** JSON escapes C0 itself; the other unsafe characters are written as \u escapes, so the data stays exact. */
@@ -163,7 +170,14 @@ function csvCell(value: string): string {
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
   await write(out, `${csvColumns.join(",")}\r\n`);
   for await (const enquiry of enquiries) {
-    const row = [enquiry.id, enquiry.receivedAt.toISOString(), enquiry.name, enquiry.email, enquiry.message, notificationLine(enquiry)];
+    const row = [
+      enquiry.id,
+      enquiry.receivedAt.toISOString(),
+      enquiry.name,
+      enquiry.email,
+      enquiry.message,
+      notificationLine(enquiry),
+    ];
     await write(out, `${row.map(csvCell).join(",")}\r\n`);
   }
 }

@@ -100,7 +100,12 @@ export function createOutbox({
     const next = afterFailure(claim.attempts, claim.createdAt, now());
     if ("giveUp" in next) {
       await store.markFailed(claim, reason, now());
-      log({ outcome: "failed", ...base, error: reason, action: "nobody was notified; run `npm run inbox -- retry` after fixing the cause" });
+      log({
+        outcome: "failed",
+        ...base,
+        error: reason,
+        action: "nobody was notified; run `npm run inbox -- retry` after fixing the cause",
+      });
     } else {
       await store.markRetry(claim, reason, next.retryAt);
       log({ outcome: "retry", ...base, error: reason, retryAt: next.retryAt.toISOString() });
@@ -131,7 +136,12 @@ export function createOutbox({
         return;
       } catch (error) {
         if (attempt >= 3 || claim.claimUntil.getTime() - now().getTime() < 2_000) {
-          log({ outcome: "error", enquiryId: claim.enquiry.id, channel: claim.channel, error: `could not settle: ${describeFailure(error)}` });
+          log({
+            outcome: "error",
+            enquiryId: claim.enquiry.id,
+            channel: claim.channel,
+            error: `could not settle: ${describeFailure(error)}`,
+          });
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -257,7 +267,11 @@ let shutDown = false;
  * Starts this process's sender for the configured channels. With none configured, enquiries are still stored, and
  * the log says plainly that nobody will hear of them.
  */
-export function startOutbox(store: InboxStore, notify: NotifyConfig | undefined, options: Partial<OutboxOptions> = {}): Outbox | undefined {
+export function startOutbox(
+  store: InboxStore,
+  notify: NotifyConfig | undefined,
+  options: Partial<OutboxOptions> = {},
+): Outbox | undefined {
   if (running || shutDown) return running;
   if (!notify || configuredChannels(notify).length === 0) {
     console.warn(

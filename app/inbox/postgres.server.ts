@@ -24,7 +24,9 @@ const migrationLock = 0x6861756e; // "haun"
 
 const bigintAsNumber: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+    oid === pg.types.builtins.INT8
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
 /**
@@ -50,7 +52,7 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
   // An idle connection the server dropped (restart): log it; the pool opens a new one on the next call.
   pool.on("error", (error) => console.error(`database: idle connection lost: ${error.message}`));
 
-  const inTransaction = async <T,>(work: (client: pg.PoolClient) => Promise<T>, retry = true): Promise<T> => {
+  const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>, retry = true): Promise<T> => {
     const client = await pool.connect();
     // A connection lost while checked out is reported on the client: the query in progress fails with it already.
     const ignore = () => {};
@@ -86,13 +88,18 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     dialect: "postgres",
     query: (sql: string, params: Params = []) => {
       const run = () => pool.query(numbered(sql), [...params]).then((result) => result.rows as Row[]);
-      return withTimeout(run().catch((error: unknown) => (connectionLost(error) ? run() : Promise.reject(error))), timeoutMs, "query");
+      return withTimeout(
+        run().catch((error: unknown) => (connectionLost(error) ? run() : Promise.reject(error))),
+        timeoutMs,
+        "query",
+      );
     },
     transaction: (statements: readonly Statement[]) =>
       withTimeout(
         inTransaction(async (client) => {
           const results: Row[][] = [];
-          for (const { sql, params = [] } of statements) results.push((await client.query(numbered(sql), [...params])).rows);
+          for (const { sql, params = [] } of statements)
+            results.push((await client.query(numbered(sql), [...params])).rows);
           return results;
         }),
         timeoutMs,
@@ -101,13 +108,20 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     migrate: (migrations: readonly Migration[]) =>
       inTransaction(async (client) => {
         await client.query("SELECT pg_advisory_xact_lock($1)", [migrationLock]);
-        await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)");
-        const done = new Set((await client.query("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)));
+        await client.query(
+          "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)",
+        );
+        const done = new Set(
+          (await client.query("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)),
+        );
         const applied: number[] = [];
         for (const migration of migrations) {
           if (done.has(migration.version)) continue;
           for (const sql of migration.statements) await client.query(sql);
-          await client.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [migration.version, Date.now()]);
+          await client.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [
+            migration.version,
+            Date.now(),
+          ]);
           applied.push(migration.version);
         }
         return applied;

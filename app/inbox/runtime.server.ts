@@ -34,7 +34,11 @@ export function describeDatabase(location: DatabaseLocation): string {
 }
 
 /** Opens the store (retrying until it opens or the server stops); resolves once it is open. */
-export function startInbox(config: Config, channels: readonly Channel[], onOpen?: (store: InboxStore) => void): Promise<void> {
+export function startInbox(
+  config: Config,
+  channels: readonly Channel[],
+  onOpen?: (store: InboxStore) => void,
+): Promise<void> {
   notifyChannels = channels;
   stopped = false;
   opening ??= (async () => {
@@ -45,7 +49,9 @@ export function startInbox(config: Config, channels: readonly Channel[], onOpen?
         opened = await openInboxStore(config.database, { timeoutMs: config.storeTimeoutMs });
       } catch (error) {
         const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
-        console.error(`inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`);
+        console.error(
+          `inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`,
+        );
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
         continue;
       }
@@ -59,7 +65,9 @@ export function startInbox(config: Config, channels: readonly Channel[], onOpen?
       try {
         await importV1Inbox(opened, config.inboxFile);
       } catch (error) {
-        console.error(`inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`);
+        console.error(
+          `inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`,
+        );
       }
       try {
         onOpen?.(opened);
@@ -109,7 +117,8 @@ function parseV1Line(line: string): V1Record | null {
   try {
     const value = JSON.parse(line) as Record<string, unknown>;
     const fields = ["receivedAt", "name", "email", "message"] as const;
-    if (typeof value !== "object" || value === null || !fields.every((field) => typeof value[field] === "string")) return null;
+    if (typeof value !== "object" || value === null || !fields.every((field) => typeof value[field] === "string"))
+      return null;
     const clean = (field: (typeof fields)[number]) => withoutControls(value[field] as string);
     return { receivedAt: clean("receivedAt"), name: clean("name"), email: clean("email"), message: clean("message") };
   } catch {

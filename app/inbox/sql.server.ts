@@ -36,7 +36,10 @@ export class StoreUnavailableError extends Error {
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`${what}: no answer from the database within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`${what}: no answer from the database within ${ms} ms`)),
+      ms,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

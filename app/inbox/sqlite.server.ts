@@ -1,7 +1,15 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
-import { StoreUnavailableError, withTimeout, type Migration, type Params, type Row, type SqlClient, type Statement } from "~/inbox/sql.server";
+import {
+  StoreUnavailableError,
+  withTimeout,
+  type Migration,
+  type Params,
+  type Row,
+  type SqlClient,
+  type Statement,
+} from "~/inbox/sql.server";
 
 /**
  * SQLite through Node's built-in `node:sqlite` (no native add-on to compile, patched with the runtime). Its API is
@@ -38,7 +46,7 @@ function sqliteWorker() {
     statement.run(...(params as (string | number | null)[]));
     return [];
   };
-  const inTransaction = <T,>(work: () => T): T => {
+  const inTransaction = <T>(work: () => T): T => {
     db.exec("BEGIN IMMEDIATE");
     try {
       const result = work();
@@ -52,12 +60,20 @@ function sqliteWorker() {
   const migrate = (migrations: readonly Migration[]) =>
     inTransaction(() => {
       db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)");
-      const done = new Set(db.prepare("SELECT version FROM schema_migrations").all().map((row) => Number(row.version)));
+      const done = new Set(
+        db
+          .prepare("SELECT version FROM schema_migrations")
+          .all()
+          .map((row) => Number(row.version)),
+      );
       const applied: number[] = [];
       for (const migration of migrations) {
         if (done.has(migration.version)) continue;
         for (const sql of migration.statements) db.exec(sql);
-        db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(migration.version, Date.now());
+        db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
+          migration.version,
+          Date.now(),
+        );
         applied.push(migration.version);
       }
       return applied;
@@ -88,7 +104,10 @@ export interface SqliteOptions {
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
-export function openSqlite(path: string, { timeoutMs, busyTimeoutMs = Math.max(timeoutMs - 500, 100) }: SqliteOptions): SqlClient {
+export function openSqlite(
+  path: string,
+  { timeoutMs, busyTimeoutMs = Math.max(timeoutMs - 500, 100) }: SqliteOptions,
+): SqlClient {
   const file = resolve(path);
   mkdirSync(dirname(file), { recursive: true });
   // Enquiries are personal data: a new database is readable by its owner only (SQLite gives its -wal and -shm files
@@ -109,7 +128,11 @@ export function openSqlite(path: string, { timeoutMs, busyTimeoutMs = Math.max(t
       pending.delete(reply.id);
       if (!("error" in reply)) return waiter.resolve(reply.result);
       const { message, errcode = 0 } = reply.error;
-      waiter.reject(unavailableCodes.has(errcode & 0xff) ? new StoreUnavailableError(`SQLite: ${message}`) : new Error(`SQLite: ${message}`));
+      waiter.reject(
+        unavailableCodes.has(errcode & 0xff)
+          ? new StoreUnavailableError(`SQLite: ${message}`)
+          : new Error(`SQLite: ${message}`),
+      );
     });
     const fail = (error: Error) => {
       if (worker === started) worker = undefined;
@@ -123,7 +146,7 @@ export function openSqlite(path: string, { timeoutMs, busyTimeoutMs = Math.max(t
     return started;
   };
 
-  const call = <T,>(request: Call, what: string): Promise<T> => {
+  const call = <T>(request: Call, what: string): Promise<T> => {
     if (closed) return Promise.reject(new StoreUnavailableError("the database is closed"));
     worker ??= start();
     const id = nextId++;

@@ -39,8 +39,12 @@ export function parseDatabaseUrl(value: string): DatabaseLocation | null {
 }
 
 /** Opens the database and applies pending migrations. */
-export async function openInboxStore(location: DatabaseLocation, { timeoutMs }: { timeoutMs: number }): Promise<InboxStore> {
-  const client = location.kind === "sqlite" ? openSqlite(location.path, { timeoutMs }) : openPostgres(location.url, { timeoutMs });
+export async function openInboxStore(
+  location: DatabaseLocation,
+  { timeoutMs }: { timeoutMs: number },
+): Promise<InboxStore> {
+  const client =
+    location.kind === "sqlite" ? openSqlite(location.path, { timeoutMs }) : openPostgres(location.url, { timeoutMs });
   try {
     await client.migrate(migrations);
   } catch (error) {
@@ -76,7 +80,8 @@ export function createInboxStore(db: SqlClient): InboxStore {
   const postgres = db.dialect === "postgres";
   // PostgreSQL runs transactions side by side: the duplicate check of one address is serialised with an advisory lock,
   // and a claim skips rows another instance is claiming. SQLite runs one write transaction at a time anyway.
-  const lockSender = (key: string): Statement[] => (postgres ? [{ sql: "SELECT pg_advisory_xact_lock(hashtext(?))::text AS locked", params: [key] }] : []);
+  const lockSender = (key: string): Statement[] =>
+    postgres ? [{ sql: "SELECT pg_advisory_xact_lock(hashtext(?))::text AS locked", params: [key] }] : [];
   const skipLocked = postgres ? " FOR UPDATE SKIP LOCKED" : "";
 
   const settle = async (claim: ClaimedNotification, set: string, params: (string | number | null)[]) => {
@@ -125,7 +130,14 @@ export function createInboxStore(db: SqlClient): InboxStore {
           return {
             sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source)
                   VALUES (?, ?, ?, ?, ?, ?, 'v1') ON CONFLICT (id) DO NOTHING RETURNING id`,
-            params: [v1Id(record), Number.isNaN(receivedAt) ? 0 : receivedAt, record.name, record.email, emailKey(record.email), record.message],
+            params: [
+              v1Id(record),
+              Number.isNaN(receivedAt) ? 0 : receivedAt,
+              record.name,
+              record.email,
+              emailKey(record.email),
+              record.message,
+            ],
           };
         });
         const results = await db.transaction(statements);
@@ -169,7 +181,8 @@ export function createInboxStore(db: SqlClient): InboxStore {
       });
     },
 
-    markSent: (claim, now = new Date()) => settle(claim, "state = 'sent', sent_at = ?, last_error = NULL", [now.getTime()]),
+    markSent: (claim, now = new Date()) =>
+      settle(claim, "state = 'sent', sent_at = ?, last_error = NULL", [now.getTime()]),
     markRetry: (claim, error, nextAttemptAt) =>
       settle(claim, "next_attempt_at = ?, last_error = ?", [nextAttemptAt.getTime(), error.slice(0, 1000)]),
     markFailed: (claim, error) => settle(claim, "state = 'failed', last_error = ?", [error.slice(0, 1000)]),
@@ -232,7 +245,10 @@ export function createInboxStore(db: SqlClient): InboxStore {
     async erase(email: string) {
       const key = emailKey(email);
       const [, erased] = await db.transaction([
-        { sql: "DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE email_key = ?)", params: [key] },
+        {
+          sql: "DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE email_key = ?)",
+          params: [key],
+        },
         { sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
       ]);
       return erased!.length;

@@ -18,7 +18,10 @@ export default function Home() {
             data-season-notice=""
           >
             {/* Pinned to the first line: it stays put however the notice's text wraps. */}
-            <span aria-hidden="true" className="mt-2 h-2 w-2 shrink-0 rounded-full bg-ghoul-400 shadow-[0_0_8px_2px_rgb(143_209_79_/_0.6)]" />
+            <span
+              aria-hidden="true"
+              className="mt-2 h-2 w-2 shrink-0 rounded-full bg-ghoul-400 shadow-[0_0_8px_2px_rgb(143_209_79_/_0.6)]"
+            />
             {season.openNotice}
           </p>
           <div className="mt-8">

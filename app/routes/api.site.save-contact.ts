@@ -12,7 +12,10 @@ const notFound = () => new Response("Not Found\n", { status: 404, headers: { "Co
 
 export function loader() {
   if (getConfig().apiHost) return notFound();
-  return new Response("Method Not Allowed\n", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain" } });
+  return new Response("Method Not Allowed\n", {
+    status: 405,
+    headers: { Allow: "POST", "Content-Type": "text/plain" },
+  });
 }
 
 export function action({ request, context }: ActionFunctionArgs) {

@@ -7,7 +7,10 @@ import { currentInbox } from "~/inbox/runtime.server";
  * no database to ask.
  */
 const answer = (status: number, text: string) =>
-  new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  new Response(`${text}\n`, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 
 export async function loader() {
   if (getConfig().apiHost) return answer(200, "ok");

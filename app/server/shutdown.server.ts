@@ -65,7 +65,9 @@ export function gracefulShutdown(
 
   async function drain(signal: string): Promise<number> {
     log.info(`${signal}: no new connections; finishing ${active.size} request(s) in flight`);
-    const background = stopBackground().catch((error: unknown) => log.error("stopping the background work failed:", error));
+    const background = stopBackground().catch((error: unknown) =>
+      log.error("stopping the background work failed:", error),
+    );
     // Answers not started yet close their connection; answers being sent free theirs when done (swept below).
     for (const res of active) if (!res.headersSent) res.setHeader("Connection", "close");
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -33,7 +33,8 @@ export function decode(body, contentEncoding = "") {
 
 function attributes(tag) {
   const attrs = {};
-  for (const match of tag.matchAll(/([^\s"'<>/=]+)(?:\s*=\s*"([^"]*)")?/g)) attrs[match[1].toLowerCase()] = match[2] ?? "";
+  for (const match of tag.matchAll(/([^\s"'<>/=]+)(?:\s*=\s*"([^"]*)")?/g))
+    attrs[match[1].toLowerCase()] = match[2] ?? "";
   return attrs;
 }
 
@@ -70,7 +71,14 @@ async function sizeOf(origin, path) {
   const { status, headers, body } = await getRaw(new URL(path, origin), { "Accept-Encoding": "gzip" });
   const encoding = String(headers["content-encoding"] ?? "");
   const decoded = decode(body, encoding);
-  return { url: path, status, encoding: encoding || "identity", wireBytes: body.length, bytes: decoded.length, decoded };
+  return {
+    url: path,
+    status,
+    encoding: encoding || "identity",
+    wireBytes: body.length,
+    bytes: decoded.length,
+    decoded,
+  };
 }
 
 /** Static imports of a (minified) module: `import{a as b}from"/x.js"`, `import"/x.js"`, `export*from"/x.js"`. */
@@ -113,6 +121,8 @@ export async function pageWeight(origin, path) {
       eagerWireBytes: total(eager, "wireBytes"),
       files: images.map(withoutBody),
     },
-    failed: [html, ...css, ...js, ...images].filter((item) => item.status !== 200).map((item) => `${item.url} ${item.status}`),
+    failed: [html, ...css, ...js, ...images]
+      .filter((item) => item.status !== 200)
+      .map((item) => `${item.url} ${item.status}`),
   };
 }

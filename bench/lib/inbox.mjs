@@ -84,7 +84,9 @@ async function inboxPhase({ label, databaseUrl, smtp, startSite, options, log })
     const before = smtp.count();
     const run = `${label}-${process.pid}-${Date.now()}`;
     const amount = options.quick ? 300 : 1500;
-    log(`POST /contact into ${label}: ${amount} enquiries from ${options.connections} posters, with e-mail notifications`);
+    log(
+      `POST /contact into ${label}: ${amount} enquiries from ${options.connections} posters, with e-mail notifications`,
+    );
     const started = performance.now();
     const result = await loadPhase({
       name: `POST /contact -> ${label}`,
@@ -121,7 +123,11 @@ async function inboxPhase({ label, databaseUrl, smtp, startSite, options, log })
       notificationsPerSec: emailed / deliveredS,
       serverCpuMsPerEnquiry: result.serverCpuMsPerRequest,
       latencyMs: result.latencyMs,
-      nothingLost: acknowledged === amount && stored.enquiries === acknowledged && emailed === acknowledged && duplicatesEmailed === 0,
+      nothingLost:
+        acknowledged === amount &&
+        stored.enquiries === acknowledged &&
+        emailed === acknowledged &&
+        duplicatesEmailed === 0,
     };
   } finally {
     await stopChild(site.child);
@@ -134,7 +140,16 @@ export async function inboxPhases({ startSite, options, log }) {
   const dir = mkdtempSync(join(tmpdir(), "haunt-bench-inbox-"));
   let postgres;
   try {
-    const results = [await inboxPhase({ label: "SQLite", databaseUrl: `file:${join(dir, "bench.db")}`, smtp, startSite, options, log })];
+    const results = [
+      await inboxPhase({
+        label: "SQLite",
+        databaseUrl: `file:${join(dir, "bench.db")}`,
+        smtp,
+        startSite,
+        options,
+        log,
+      }),
+    ];
     try {
       postgres = await startPostgres();
     } catch (error) {

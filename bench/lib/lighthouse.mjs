@@ -46,7 +46,9 @@ function lcpElement(lhr) {
 function summarise(lhr) {
   return {
     scores: Object.fromEntries(categories.map((id) => [id, Math.round((lhr.categories[id]?.score ?? NaN) * 100)])),
-    metrics: Object.fromEntries(Object.entries(metricIds).map(([key, id]) => [key, lhr.audits[id]?.numericValue ?? NaN])),
+    metrics: Object.fromEntries(
+      Object.entries(metricIds).map(([key, id]) => [key, lhr.audits[id]?.numericValue ?? NaN]),
+    ),
     lcpElement: lcpElement(lhr),
     layoutShifts: lhr.audits["layout-shifts"]?.details?.items?.length ?? 0,
     totalByteWeight: lhr.audits["total-byte-weight"]?.numericValue ?? NaN,
@@ -81,7 +83,9 @@ async function runOnce(url, { chromePath, timeoutMs }) {
 function aggregate(path, all, saveReport) {
   const good = all.filter((run) => !run.error && !run.runtimeError);
   const scores = Object.fromEntries(categories.map((id) => [id, median(good.map((run) => run.scores[id]))]));
-  const metrics = Object.fromEntries(Object.keys(metricIds).map((key) => [key, median(good.map((run) => run.metrics[key]))]));
+  const metrics = Object.fromEntries(
+    Object.keys(metricIds).map((key) => [key, median(good.map((run) => run.metrics[key]))]),
+  );
   // The representative run: performance score nearest the median, then LCP nearest the median.
   const representative = good
     .slice()
@@ -121,9 +125,15 @@ function aggregate(path, all, saveReport) {
  * alternating the side order every round) so that a noisy minute on a shared machine hits everything alike.
  * Returns { [side]: { [path]: medians, LCP element, flagged audits } }.
  */
-export async function lighthouseSides(sides, paths, { runs, chromePath, timeoutMs = 90_000, onProgress = () => {}, saveReport }) {
+export async function lighthouseSides(
+  sides,
+  paths,
+  { runs, chromePath, timeoutMs = 90_000, onProgress = () => {}, saveReport },
+) {
   const names = Object.keys(sides);
-  const collected = Object.fromEntries(names.map((name) => [name, Object.fromEntries(paths.map((path) => [path, []]))]));
+  const collected = Object.fromEntries(
+    names.map((name) => [name, Object.fromEntries(paths.map((path) => [path, []]))]),
+  );
   for (let round = 0; round < runs; round++) {
     const order = round % 2 === 0 ? names : names.slice().reverse();
     for (const path of paths) {
@@ -141,7 +151,12 @@ export async function lighthouseSides(sides, paths, { runs, chromePath, timeoutM
   return Object.fromEntries(
     names.map((name) => [
       name,
-      Object.fromEntries(paths.map((path) => [path, aggregate(path, collected[name][path], saveReport && ((p, lhr) => saveReport(name, p, lhr)))])),
+      Object.fromEntries(
+        paths.map((path) => [
+          path,
+          aggregate(path, collected[name][path], saveReport && ((p, lhr) => saveReport(name, p, lhr))),
+        ]),
+      ),
     ]),
   );
 }

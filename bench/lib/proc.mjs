@@ -33,7 +33,8 @@ export async function waitForUrl(url, { timeoutMs = 30_000, child } = {}) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the server exited with code ${child.exitCode} before it answered`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${url}: the server exited with code ${child.exitCode} before it answered`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
       await response.arrayBuffer();

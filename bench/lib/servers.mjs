@@ -70,7 +70,9 @@ export async function build(cwd, logFile) {
 /** The built site exactly as `npm start` runs it (node server.mjs), in its own process; `env` adds to its environment. */
 export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {} }) {
   const port = await freePort();
-  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : [];
+  const nodeArgs = cpuProfDir
+    ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`]
+    : [];
   // That tree's own server.mjs: it imports ./build/index.js beside it, so the A/B's other side runs its own build.
   const child = spawnLogged(process.execPath, [...nodeArgs, join(cwd, "server.mjs")], {
     cwd,
@@ -95,11 +97,15 @@ export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = 
 
 export async function startUpstream() {
   const port = await freePort();
-  const child = spawnLogged(process.execPath, [join(root, "tests", "support", "fake-upstream.mjs"), "--port", String(port)], {
-    cwd: root,
-    env: process.env,
-    logFile: join(resultsDir, "upstream.log"),
-  });
+  const child = spawnLogged(
+    process.execPath,
+    [join(root, "tests", "support", "fake-upstream.mjs"), "--port", String(port)],
+    {
+      cwd: root,
+      env: process.env,
+      logFile: join(resultsDir, "upstream.log"),
+    },
+  );
   const origin = `http://${host}:${port}`;
   await waitForUrl(`${origin}/__control/count`, { child });
   return { child, pid: child.pid, origin };
@@ -115,7 +121,9 @@ export async function startBaseline(siteOrigin) {
     const { status, headers, body } = await getRaw(`${siteOrigin}/`, { "Accept-Encoding": acceptEncoding });
     if (status !== 200) throw new Error(`GET / answered ${status}`);
     const keep = Object.fromEntries(
-      Object.entries(headers).filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name)),
+      Object.entries(headers).filter(
+        ([name]) => !["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name),
+      ),
     );
     variants.push({
       acceptEncoding,
@@ -140,8 +148,14 @@ export async function startBaseline(siteOrigin) {
   const site = variants[0];
   const check = await getRaw(`${origin}/`, { "Accept-Encoding": loadAcceptEncoding });
   const sameEncoding = String(check.headers["content-encoding"] ?? "") === site.contentEncoding;
-  if (!sameEncoding || check.body.length !== site.wireBytes) throw new Error("the baseline does not send what the site sent");
-  return { child, pid: child.pid, origin, variants: variants.map(({ body: _body, headers: _headers, ...rest }) => rest) };
+  if (!sameEncoding || check.body.length !== site.wireBytes)
+    throw new Error("the baseline does not send what the site sent");
+  return {
+    child,
+    pid: child.pid,
+    origin,
+    variants: variants.map(({ body: _body, headers: _headers, ...rest }) => rest),
+  };
 }
 
 /** Copies <ref> out of git into a temporary directory (git archive: the repository is only read) and builds it. */

@@ -49,7 +49,8 @@ async function expectSlide(page: Page, index: number) {
 async function expectSameBox(a: Locator, b: Locator) {
   const [boxA, boxB] = [await a.boundingBox(), await b.boundingBox()];
   if (!boxA || !boxB) throw new Error("a slide has no box");
-  for (const key of ["x", "y", "width", "height"] as const) expect(Math.abs(boxA[key] - boxB[key]), key).toBeLessThan(1);
+  for (const key of ["x", "y", "width", "height"] as const)
+    expect(Math.abs(boxA[key] - boxB[key]), key).toBeLessThan(1);
 }
 
 const opacity = (locator: Locator) => locator.evaluate((element) => Number(getComputedStyle(element).opacity));
@@ -109,7 +110,9 @@ test.describe("home carousel without JavaScript", () => {
       await expect(slide).toHaveAttribute("inert", "");
       await expect(slide).not.toBeInViewport();
       // Beside the first slide, outside the clipped box.
-      expect((await slide.boundingBox())?.x).toBeGreaterThanOrEqual((viewportBox?.x ?? 0) + (viewportBox?.width ?? 0) - 1);
+      expect((await slide.boundingBox())?.x).toBeGreaterThanOrEqual(
+        (viewportBox?.x ?? 0) + (viewportBox?.width ?? 0) - 1,
+      );
     }
     await expect(carouselRegion.getByRole("button")).toHaveCount(0);
   });
@@ -157,7 +160,12 @@ test.describe("home carousel", () => {
     // Once the page has loaded, the later slides' images are fetched too, so no fade reveals an empty box.
     for (let i = 0; i < total; i += 1) {
       await expect
-        .poll(() => slides(page).nth(i).locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .poll(() =>
+          slides(page)
+            .nth(i)
+            .locator("img")
+            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+        )
         .toBe(carousel.imageWidth);
     }
     // The rotation control comes first, then previous/next, then one picker per slide.
@@ -362,7 +370,9 @@ test.describe("home carousel", () => {
     await expectSlide(page, 1);
   });
 
-  test("keyboard focus entering the carousel stops rotation for good; only the control restarts it", async ({ page }) => {
+  test("keyboard focus entering the carousel stops rotation for good; only the control restarts it", async ({
+    page,
+  }) => {
     await openPaused(page);
     await page.getByRole("link", { name: "Order now" }).focus();
     await page.keyboard.press("Tab");
@@ -420,7 +430,11 @@ test.describe("home carousel quality", () => {
     });
   }
 
-  test("hydrating moves nothing (CLS 0) and the first slide image is the largest paint", async ({ page, open, jsEnabled }) => {
+  test("hydrating moves nothing (CLS 0) and the first slide image is the largest paint", async ({
+    page,
+    open,
+    jsEnabled,
+  }) => {
     test.skip(!jsEnabled, "measures hydration, with observers that run in the page");
     await page.addInitScript(() => {
       const record = window as unknown as { __shifts: number[]; __lcp: string[] };

@@ -9,7 +9,11 @@ const cspRefusal = /Content Security Policy/;
 // Chromium reports a refused inline script as "Executing inline script violates the following Content Security
 // Policy directive '…'. Either the 'unsafe-inline' keyword, a hash ('sha256-…'), or a nonce … The action has been blocked."
 
-test("the browser runs the page's own inline scripts and refuses one whose text was changed", async ({ page, jsEnabled, consoleErrors }) => {
+test("the browser runs the page's own inline scripts and refuses one whose text was changed", async ({
+  page,
+  jsEnabled,
+  consoleErrors,
+}) => {
   test.skip(!jsEnabled, "about scripts");
   // The page as served, headers and CSP included, with the scroll restoration script's text changed on the way.
   const original = "((STORAGE_KEY, restoreKey) => {";
@@ -50,7 +54,10 @@ test("hydrates about 3 s after DOMContentLoaded when an image stalls and the pag
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 10_000 });
   const timing = await page.evaluate(() => {
     const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
-    return { readyState: document.readyState, sinceDomContentLoaded: performance.now() - navigation!.domContentLoadedEventEnd };
+    return {
+      readyState: document.readyState,
+      sinceDomContentLoaded: performance.now() - navigation!.domContentLoadedEventEnd,
+    };
   });
   expect(timing.readyState).not.toBe("complete");
   expect(timing.sinceDomContentLoaded).toBeGreaterThanOrEqual(2_900);

@@ -39,7 +39,6 @@ function enquiry(token: string, overrides: Partial<Enquiry> = {}): Enquiry {
   };
 }
 
-
 test.describe("contact form", () => {
   test("has the four labelled, required fields and an empty status", async ({ page, open }) => {
     await open("/contact");
@@ -58,7 +57,11 @@ test.describe("contact form", () => {
     await expect(page.locator('input[name="company_website"]')).toBeHidden();
   });
 
-  test("success: the upstream gets exactly what was typed, once; the form empties", async ({ page, open, jsEnabled }) => {
+  test("success: the upstream gets exactly what was typed, once; the form empties", async ({
+    page,
+    open,
+    jsEnabled,
+  }) => {
     const token = randomUUID();
     const values = enquiry(token);
     if (jsEnabled) await script(token, { status: 201, delayMs: 800 }); // slow enough to see "Sending..."
@@ -121,7 +124,11 @@ test.describe("contact form", () => {
     },
     {
       name: "an HTML error page",
-      behaviour: { status: 500, contentType: "text/html", body: "<html><body><h1>Internal Server Error</h1></body></html>" },
+      behaviour: {
+        status: 500,
+        contentType: "text/html",
+        body: "<html><body><h1>Internal Server Error</h1></body></html>",
+      },
       expected: enquiryMessages.genericFailure,
     },
     { name: "an empty body", behaviour: { status: 503 }, expected: enquiryMessages.genericFailure },
@@ -226,7 +233,6 @@ test.describe("contact form", () => {
     await expect(status(page)).toHaveText(enquiryMessages.success);
     expect(await received(token)).toHaveLength(0);
   });
-
 });
 
 test.describe("the browser's own post fails", () => {

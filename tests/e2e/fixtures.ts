@@ -8,7 +8,8 @@ export { expect };
  * Documents answered so on purpose (404, a refused enquiry) are not faults; a subresource that fails is, and the
  * network guard below (watchFailedRequests) reports it with its URL, so the console's line is left to it.
  */
-const expectedNoise = /Failed to load resource: (the server responded with a status of [45]\d\d|net::ERR_(?!ABORTED\b))/;
+const expectedNoise =
+  /Failed to load resource: (the server responded with a status of [45]\d\d|net::ERR_(?!ABORTED\b))/;
 
 interface Fixtures {
   /** Console errors and uncaught page errors. Every test ends by asserting there were none (CSP violations too). */
@@ -33,7 +34,8 @@ interface Fixtures {
  */
 export function watchFailedRequests(page: Page): string[] {
   const failed: string[] = [];
-  const describe = (request: Request, what: string) => `${what}: ${request.method()} ${request.url()} (${request.resourceType()})`;
+  const describe = (request: Request, what: string) =>
+    `${what}: ${request.method()} ${request.url()} (${request.resourceType()})`;
   const answered = new WeakSet<Request>();
   const cancellable = new Set(["fetch", "xhr", "other"]);
   const navigationAtStart = new WeakMap<Request, number>();
@@ -66,7 +68,9 @@ export function watchFailedRequests(page: Page): string[] {
  * matching `pattern`, then drops the matching entries so the end-of-test guard checks only what was not expected.
  */
 export async function expectAndForget(list: string[], pattern: RegExp) {
-  await expect.poll(() => list.filter((entry) => pattern.test(entry)), { message: `an entry matching ${pattern}` }).not.toEqual([]);
+  await expect
+    .poll(() => list.filter((entry) => pattern.test(entry)), { message: `an entry matching ${pattern}` })
+    .not.toEqual([]);
   for (let i = list.length - 1; i >= 0; i--) if (pattern.test(list[i]!)) list.splice(i, 1);
 }
 
@@ -126,7 +130,10 @@ export async function seriousA11yViolations(page: Page) {
 
 async function scriptlessCopy(page: Page): Promise<Page> {
   const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true });
+  const context = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: page.viewportSize(), javaScriptEnabled: true });
   const copy = await context.newPage();
   await copy.route("**/*", async (route) => {
     const type = route.request().resourceType();
@@ -142,7 +149,10 @@ async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    );
 }
 
 export const widths = { phone: 390, desktop: 1280 } as const;

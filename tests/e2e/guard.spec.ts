@@ -42,7 +42,9 @@ test.describe("the failed-subresource guard", () => {
   test("records a subresource whose connection fails outright", async ({ page, failedRequests, consoleErrors }) => {
     await page.route("**/logo.svg", (route) => route.abort("connectionreset"));
     await page.goto("/about", { waitUntil: "load" });
-    await expect.poll(() => failedRequests).toEqual([expect.stringMatching(/^net::ERR_CONNECTION_RESET: GET .*\/logo\.svg \(image\)$/)]);
+    await expect
+      .poll(() => failedRequests)
+      .toEqual([expect.stringMatching(/^net::ERR_CONNECTION_RESET: GET .*\/logo\.svg \(image\)$/)]);
     failedRequests.length = 0;
     // The browser's own console line for it names no URL; the guard above is the one that says which file failed.
     expect(consoleErrors).toEqual([]);

@@ -10,7 +10,12 @@ import { e2eServers, stuckDatabase } from "./servers";
 /** The embedded inbox behind the form, with JavaScript on and off: duplicates, and a database that stops answering. */
 
 function enquiry(token = randomUUID()): Enquiry {
-  return { name: "Elvira Mist", email: `elvira-${token}@example.com`, message: `A fog-filled crypt entrance. ${token}`, security: "Freddy" };
+  return {
+    name: "Elvira Mist",
+    email: `elvira-${token}@example.com`,
+    message: `A fog-filled crypt entrance. ${token}`,
+    security: "Freddy",
+  };
 }
 
 test("a resubmitted enquiry is thanked again and stored once", async ({ page, open }) => {
@@ -25,7 +30,10 @@ test("a resubmitted enquiry is thanked again and stored once", async ({ page, op
   expect(inboxEntriesCarrying(token)).toHaveLength(1);
 });
 
-test("a database that stops answering gets a clear message within seconds, keeps the words, and recovers", async ({ page, open }) => {
+test("a database that stops answering gets a clear message within seconds, keeps the words, and recovers", async ({
+  page,
+  open,
+}) => {
   test.setTimeout(45_000);
   const token = randomUUID();
   const values = enquiry(token);

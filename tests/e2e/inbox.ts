@@ -19,7 +19,9 @@ export function inboxEntriesCarrying(token: string, database = embeddedDatabase)
   const db = new DatabaseSync(database, { readOnly: true, timeout: 5_000 });
   try {
     const rows = db
-      .prepare("SELECT received_at, name, email, message FROM enquiries WHERE instr(message, ?) > 0 OR instr(name, ?) > 0")
+      .prepare(
+        "SELECT received_at, name, email, message FROM enquiries WHERE instr(message, ?) > 0 OR instr(name, ?) > 0",
+      )
       .all(token, token) as { received_at: number; name: string; email: string; message: string }[];
     return rows.map(({ received_at, ...entry }) => ({ receivedAt: new Date(received_at).toISOString(), ...entry }));
   } finally {

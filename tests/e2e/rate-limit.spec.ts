@@ -19,7 +19,8 @@ async function received(token: string): Promise<unknown[]> {
 }
 
 async function fillAndSend(page: Page, values: Enquiry) {
-  for (const key of Object.keys(values) as (keyof Enquiry)[]) await page.getByLabel(enquiryFields[key].label).fill(values[key]);
+  for (const key of Object.keys(values) as (keyof Enquiry)[])
+    await page.getByLabel(enquiryFields[key].label).fill(values[key]);
   await page.getByRole("button", { name: contactForm.submitLabel }).click();
 }
 
@@ -29,7 +30,12 @@ test("past the hourly allowance, an enquiry is refused with Error: ..., keeps th
 }) => {
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
   const token = randomUUID();
-  const values: Enquiry = { name: "Morticia Adams", email: "morticia@example.com", message: `A talking portrait. ${token}`, security: "Freddy" };
+  const values: Enquiry = {
+    name: "Morticia Adams",
+    email: "morticia@example.com",
+    message: `A talking portrait. ${token}`,
+    security: "Freddy",
+  };
   const status = page.getByRole("status");
   const open = async () => {
     await page.goto(`${site}/contact`);
@@ -42,7 +48,9 @@ test("past the hourly allowance, an enquiry is refused with Error: ..., keeps th
 
   await open();
   await fillAndSend(page, values);
-  const refusal = formatErrors([{ title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedClient }]);
+  const refusal = formatErrors([
+    { title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedClient },
+  ]);
   await expect(status).toHaveText(refusal);
   expect(refusal).toMatch(/^Error: .*try again later\.$/);
   for (const key of Object.keys(values) as (keyof Enquiry)[]) {

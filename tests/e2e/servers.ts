@@ -24,9 +24,18 @@ export const e2eServers = {
     port: base,
     url: url(base),
     // PUBLIC_URL: the address the tests use is the one robots.txt, the sitemap and canonical links name.
-    env: { API_HOST: url(upstreamPort), API_TIMEOUT_MS: String(upstreamTimeoutMs), PUBLIC_URL: url(base), ...noRateLimits },
+    env: {
+      API_HOST: url(upstreamPort),
+      API_TIMEOUT_MS: String(upstreamTimeoutMs),
+      PUBLIC_URL: url(base),
+      ...noRateLimits,
+    },
   },
-  embedded: { port: base + 1, url: url(base + 1), env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}`, ...noRateLimits } },
+  embedded: {
+    port: base + 1,
+    url: url(base + 1),
+    env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}`, ...noRateLimits },
+  },
   // Embedded too, on a database the tests lock to make it stop answering; it gives up waiting after a second.
   stuck: {
     port: base + 5,
@@ -34,11 +43,20 @@ export const e2eServers = {
     env: { API_HOST: "", DATABASE_URL: `file:${stuckDatabase}`, STORE_TIMEOUT_MS: "1000", ...noRateLimits },
   },
   // Port 9 (discard) has no listener here: every forward is refused.
-  refused: { port: base + 2, url: url(base + 2), env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits } },
+  refused: {
+    port: base + 2,
+    url: url(base + 2),
+    env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits },
+  },
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,
     url: url(base + 3),
-    env: { API_HOST: url(upstreamPort), TRUST_PROXY: "1", RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "1" },
+    env: {
+      API_HOST: url(upstreamPort),
+      TRUST_PROXY: "1",
+      RATE_LIMIT_SITE_PER_MINUTE: "0",
+      RATE_LIMIT_CLIENT_PER_HOUR: "1",
+    },
   },
 };

@@ -1,4 +1,16 @@
-import { aboutPage, brand, breakpoints, carousel, contactPage, experience, homePage, navigation, notFoundPage, season, services } from "../../app/content/site";
+import {
+  aboutPage,
+  brand,
+  breakpoints,
+  carousel,
+  contactPage,
+  experience,
+  homePage,
+  navigation,
+  notFoundPage,
+  season,
+  services,
+} from "../../app/content/site";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
 
 const routes = [
@@ -181,7 +193,10 @@ test.describe("navigation bar", () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test(`collapses behind a toggle below ${breakpoints.lg}px and the toggle reaches every page`, async ({ page, open }) => {
+  test(`collapses behind a toggle below ${breakpoints.lg}px and the toggle reaches every page`, async ({
+    page,
+    open,
+  }) => {
     await page.setViewportSize({ width: breakpoints.lg - 1, height: 800 });
     await open("/");
     const toggle = page.locator("[data-nav-toggle]");
@@ -223,7 +238,10 @@ test.describe("navigation bar", () => {
     await expect(toggle).toBeFocused();
   });
 
-  test("a phone menu opened before the scripts have started stays open when they arrive", async ({ page, jsEnabled }) => {
+  test("a phone menu opened before the scripts have started stays open when they arrive", async ({
+    page,
+    jsEnabled,
+  }) => {
     test.skip(!jsEnabled, "about hydration");
     await page.setViewportSize({ width: breakpoints.lg - 1, height: 800 });
     // Hold the page's first script until the menu is open, so hydration happens with the menu open.

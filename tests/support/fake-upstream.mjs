@@ -72,7 +72,8 @@ export async function startFakeUpstream({ port = 0, host = "127.0.0.1" } = {}) {
         clear();
         return sendJson(res, 200, { ok: true });
       }
-      if (url.pathname !== saveContactPath) return sendJson(res, 404, { errors: [{ title: "Not found", detail: url.pathname }] });
+      if (url.pathname !== saveContactPath)
+        return sendJson(res, 404, { errors: [{ title: "Not found", detail: url.pathname }] });
 
       const raw = await readBody(req);
       let body = null;

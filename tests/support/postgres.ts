@@ -63,14 +63,17 @@ export async function startPostgres(): Promise<TestPostgres> {
     chmodSync(dir, 0o700);
   }
   const run = (tool: string, args: string[]) => {
-    const [command, argv] = root ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
+    const [command, argv] = root
+      ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
+      : [join(bin, tool), args];
     const result = spawnSync(command, argv, { encoding: "utf8", timeout: 60_000 });
     if (result.status !== 0) throw new Error(`${tool} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   };
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=100`;
-  const startServer = () => run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
+  const startServer = () =>
+    run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
   const stopServer = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
   startServer();
   let stopped = false;

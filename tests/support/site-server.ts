@@ -42,7 +42,9 @@ function newestMtime(path: string): number {
 /** True when build/index.js is missing or older than the sources it is built from. */
 function buildIsStale(): boolean {
   if (!existsSync(serverBuild)) return true;
-  const sources = ["app", "remix.config.js", "tailwind.config.ts", "package-lock.json"].map((p) => join(projectRoot, p));
+  const sources = ["app", "remix.config.js", "tailwind.config.ts", "package-lock.json"].map((p) =>
+    join(projectRoot, p),
+  );
   const newestSource = Math.max(...sources.filter((p) => existsSync(p)).map(newestMtime));
   return newestSource > statSync(serverBuild).mtimeMs;
 }
@@ -62,7 +64,8 @@ export async function ensureBuilt(): Promise<void> {
       break;
     } catch {
       // Someone else is building; a lock older than the deadline is from a crashed run.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 110_000) rmSync(lock, { recursive: true, force: true });
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 110_000)
+        rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`timed out waiting for the build lock ${lock}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -190,7 +193,10 @@ export async function startSite(
 ): Promise<SiteServer> {
   if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const ownDir = env.DATABASE_URL === undefined || env.INBOX_FILE === undefined ? mkdtempSync(join(tmpdir(), "haunt-site-")) : undefined;
+  const ownDir =
+    env.DATABASE_URL === undefined || env.INBOX_FILE === undefined
+      ? mkdtempSync(join(tmpdir(), "haunt-site-"))
+      : undefined;
   const databaseUrl = env.DATABASE_URL ?? `file:${join(ownDir!, "enquiries.db")}`;
   const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
   const [command, args] = appDir
@@ -227,8 +233,7 @@ export async function startSite(
       } catch {
         child.kill(signal);
       }
-    }
-    else child.kill(signal);
+    } else child.kill(signal);
   };
   const stop = async () => {
     if (gone) return;

@@ -42,13 +42,20 @@ function decodeEncodedWords(value: string): string {
       const bytes =
         encoding.toUpperCase() === "B"
           ? Buffer.from(text, "base64")
-          : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1");
+          : Buffer.from(
+              text
+                .replace(/_/g, " ")
+                .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              "latin1",
+            );
       return new TextDecoder(charset).decode(bytes);
     });
 }
 
 function decodeQuotedPrintable(body: string): string {
-  const binary = body.replace(/=\r?\n/g, "").replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const binary = body
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return new TextDecoder().decode(Buffer.from(binary, "latin1"));
 }
 

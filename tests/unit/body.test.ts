@@ -42,7 +42,10 @@ describe("readBodyCapped", () => {
   it("accepts exactly the cap and refuses one byte more (streamed, no Content-Length)", async () => {
     const atCap = await readBodyCapped(post(countingBody(maxBodyBytes).stream), maxBodyBytes);
     expect(atCap.ok && atCap.bytes.byteLength).toBe(maxBodyBytes);
-    expect(await readBodyCapped(post(countingBody(maxBodyBytes + 1).stream), maxBodyBytes)).toEqual({ ok: false, reason: "too-large" });
+    expect(await readBodyCapped(post(countingBody(maxBodyBytes + 1).stream), maxBodyBytes)).toEqual({
+      ok: false,
+      reason: "too-large",
+    });
   });
 
   it("refuses a declared Content-Length over the cap at once, without waiting for the body", async () => {

@@ -57,29 +57,40 @@ it("posts every field of the form", () => {
 });
 
 describe("valid HTML (W3C Nu checker)", () => {
-  it("reports no error on /, /about, /contact, a 404, the thank-you page and a failed post", { timeout: 60_000 }, async () => {
-    const pages: Record<string, string> = {};
-    for (const path of [...shared, "/no-such-page", "/contact?sent=1"]) pages[path] = await htmlOf(await fetch(`${site.url}${path}`));
-    const failed = await failedPost();
-    expect(failed.status).toBe(400);
-    pages["POST /contact"] = await htmlOf(failed);
-    const dir = temp.dir();
-    const files = Object.entries(pages).map(([name, html], i) => {
-      const file = join(dir, `page-${i}.html`);
-      writeFileSync(file, html);
-      return [file, name] as const;
-    });
-    const jar = join(projectRoot, "node_modules/vnu-jar/build/dist/vnu.jar");
-    // vnu exits 1 when it finds errors; the JSON on stderr says which.
-    const { stderr } = await promisify(execFile)("java", ["-jar", jar, "--format", "json", "--errors-only", ...files.map(([f]) => f)], {
-      maxBuffer: 16 * 1024 * 1024,
-    }).catch((error: { stderr?: string }) => ({ stderr: error.stderr ?? String(error) }));
-    const { messages } = JSON.parse(stderr) as { messages: { type: string; url: string; message: string }[] };
-    const byPage = new Map(files.map(([file, name]) => [`file:${file}`, name]));
-    const errors = messages.filter((m) => m.type === "error").map((m) => `${byPage.get(m.url) ?? m.url}: ${m.message}`);
-    expect(errors).toEqual([]);
-    expect(messages.every((m) => byPage.has(m.url))).toBe(true);
-  });
+  it(
+    "reports no error on /, /about, /contact, a 404, the thank-you page and a failed post",
+    { timeout: 60_000 },
+    async () => {
+      const pages: Record<string, string> = {};
+      for (const path of [...shared, "/no-such-page", "/contact?sent=1"])
+        pages[path] = await htmlOf(await fetch(`${site.url}${path}`));
+      const failed = await failedPost();
+      expect(failed.status).toBe(400);
+      pages["POST /contact"] = await htmlOf(failed);
+      const dir = temp.dir();
+      const files = Object.entries(pages).map(([name, html], i) => {
+        const file = join(dir, `page-${i}.html`);
+        writeFileSync(file, html);
+        return [file, name] as const;
+      });
+      const jar = join(projectRoot, "node_modules/vnu-jar/build/dist/vnu.jar");
+      // vnu exits 1 when it finds errors; the JSON on stderr says which.
+      const { stderr } = await promisify(execFile)(
+        "java",
+        ["-jar", jar, "--format", "json", "--errors-only", ...files.map(([f]) => f)],
+        {
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      ).catch((error: { stderr?: string }) => ({ stderr: error.stderr ?? String(error) }));
+      const { messages } = JSON.parse(stderr) as { messages: { type: string; url: string; message: string }[] };
+      const byPage = new Map(files.map(([file, name]) => [`file:${file}`, name]));
+      const errors = messages
+        .filter((m) => m.type === "error")
+        .map((m) => `${byPage.get(m.url) ?? m.url}: ${m.message}`);
+      expect(errors).toEqual([]);
+      expect(messages.every((m) => byPage.has(m.url))).toBe(true);
+    },
+  );
 });
 
 describe("hash-based CSP", () => {
@@ -93,7 +104,8 @@ describe("hash-based CSP", () => {
   it.each([...shared, "/no-such-page", "/contact?sent=1", "POST /contact"])(
     "%s: script-src is 'self' and the hash of each inline script sent, no nonce, nothing inline besides",
     async (path) => {
-      const response = path === "POST /contact" ? await failedPost() : await fetch(`${site.url}${path}`, { headers: browser });
+      const response =
+        path === "POST /contact" ? await failedPost() : await fetch(`${site.url}${path}`, { headers: browser });
       const html = await htmlOf(response);
       const hashes = scriptSources(html);
       expect(hashes.length).toBeGreaterThanOrEqual(3);
@@ -134,24 +146,28 @@ describe("cacheable and revalidatable", () => {
 
   it("gives each encoding its own strong ETag, a hash of its bytes", async () => {
     const tags = new Set<string>();
-    for (const encoding of ["br", "gzip", "identity"]) tags.add((await get("/", { "Accept-Encoding": encoding })).response.headers.get("etag")!);
+    for (const encoding of ["br", "gzip", "identity"])
+      tags.add((await get("/", { "Accept-Encoding": encoding })).response.headers.get("etag")!);
     expect(tags.size).toBe(3);
   });
 
-  it.each(shared)("%s: If-None-Match with the ETag gives 304 without a body; another ETag gives the page", async (path) => {
-    const first = await get(path);
-    const etag = first.response.headers.get("etag")!;
-    for (const ifNoneMatch of [etag, `W/${etag}`, `"stale", ${etag}`]) {
-      const again = await get(path, { ...browser, "If-None-Match": ifNoneMatch });
-      expect(again.response.status).toBe(304);
-      expect(again.bytes.length).toBe(0);
-      expect(again.response.headers.get("etag")).toBe(etag);
-      expect(again.response.headers.get("cache-control")).toBe(pageCacheControl);
-    }
-    const changed = await get(path, { ...browser, "If-None-Match": '"from-an-older-deploy"' });
-    expect(changed.response.status).toBe(200);
-    expect(changed.bytes.equals(first.bytes)).toBe(true);
-  });
+  it.each(shared)(
+    "%s: If-None-Match with the ETag gives 304 without a body; another ETag gives the page",
+    async (path) => {
+      const first = await get(path);
+      const etag = first.response.headers.get("etag")!;
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"stale", ${etag}`]) {
+        const again = await get(path, { ...browser, "If-None-Match": ifNoneMatch });
+        expect(again.response.status).toBe(304);
+        expect(again.bytes.length).toBe(0);
+        expect(again.response.headers.get("etag")).toBe(etag);
+        expect(again.response.headers.get("cache-control")).toBe(pageCacheControl);
+      }
+      const changed = await get(path, { ...browser, "If-None-Match": '"from-an-older-deploy"' });
+      expect(changed.response.status).toBe(200);
+      expect(changed.bytes.equals(first.bytes)).toBe(true);
+    },
+  );
 
   it("answers HEAD with GET's headers and no body", async () => {
     const got = await get("/about");

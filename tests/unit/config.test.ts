@@ -30,7 +30,10 @@ describe("parseConfig", () => {
   });
 
   it("reads DATABASE_URL as a SQLite file or a PostgreSQL URL, and refuses anything else naming the variable", () => {
-    expect(parseConfig({ DATABASE_URL: "file:/var/lib/haunt/enquiries.db" }).database).toEqual({ kind: "sqlite", path: "/var/lib/haunt/enquiries.db" });
+    expect(parseConfig({ DATABASE_URL: "file:/var/lib/haunt/enquiries.db" }).database).toEqual({
+      kind: "sqlite",
+      path: "/var/lib/haunt/enquiries.db",
+    });
     expect(parseConfig({ DATABASE_URL: "postgres://haunt:secret@db:5432/haunt" }).database).toEqual({
       kind: "postgres",
       url: "postgres://haunt:secret@db:5432/haunt",
@@ -42,8 +45,19 @@ describe("parseConfig", () => {
   });
 
   it("treats empty strings as unset", () => {
-    const empty = { PORT: "", API_HOST: "", API_TIMEOUT_MS: "", DATABASE_URL: "", STORE_TIMEOUT_MS: "", INBOX_FILE: "", PUBLIC_URL: "", TRUST_PROXY: "" };
-    expect(parseConfig({ ...empty, RATE_LIMIT_SITE_PER_MINUTE: "", RATE_LIMIT_CLIENT_PER_HOUR: "" })).toEqual(parseConfig({}));
+    const empty = {
+      PORT: "",
+      API_HOST: "",
+      API_TIMEOUT_MS: "",
+      DATABASE_URL: "",
+      STORE_TIMEOUT_MS: "",
+      INBOX_FILE: "",
+      PUBLIC_URL: "",
+      TRUST_PROXY: "",
+    };
+    expect(parseConfig({ ...empty, RATE_LIMIT_SITE_PER_MINUTE: "", RATE_LIMIT_CLIENT_PER_HOUR: "" })).toEqual(
+      parseConfig({}),
+    );
   });
 
   it("ignores unrelated variables", () => {
@@ -109,7 +123,9 @@ describe("parseConfig", () => {
   });
 
   it("keeps INBOX_FILE as given", () => {
-    expect(parseConfig({ INBOX_FILE: "/var/lib/haunt/enquiries.jsonl" }).inboxFile).toBe("/var/lib/haunt/enquiries.jsonl");
+    expect(parseConfig({ INBOX_FILE: "/var/lib/haunt/enquiries.jsonl" }).inboxFile).toBe(
+      "/var/lib/haunt/enquiries.jsonl",
+    );
   });
 
   it("names every bad variable at once", () => {
@@ -130,12 +146,15 @@ describe("parseConfig", () => {
     expect(parseConfig({ PORT: "8080" })).toMatchObject({ publicUrl: "http://localhost:8080", publicUrlSet: false });
   });
 
-  it.each(["haunt.example", "ftp://haunt.example", "https://haunt.example/shop", "https://haunt.example/?a=1", "https://u:p@haunt.example"])(
-    "refuses PUBLIC_URL %s, naming it",
-    (value) => {
-      expect(refusal({ PUBLIC_URL: value })).toContain("PUBLIC_URL");
-    },
-  );
+  it.each([
+    "haunt.example",
+    "ftp://haunt.example",
+    "https://haunt.example/shop",
+    "https://haunt.example/?a=1",
+    "https://u:p@haunt.example",
+  ])("refuses PUBLIC_URL %s, naming it", (value) => {
+    expect(refusal({ PUBLIC_URL: value })).toContain("PUBLIC_URL");
+  });
 
   it.each([
     ["0", 0],
@@ -163,7 +182,11 @@ describe("parseConfig", () => {
 });
 
 describe("parseConfig: notifications", () => {
-  const email = { SMTP_URL: "smtp://mail.example.com:587", NOTIFY_EMAIL_TO: "owner@example.com", NOTIFY_EMAIL_FROM: "site@example.com" };
+  const email = {
+    SMTP_URL: "smtp://mail.example.com:587",
+    NOTIFY_EMAIL_TO: "owner@example.com",
+    NOTIFY_EMAIL_FROM: "site@example.com",
+  };
 
   it("has no channel when none is configured", () => {
     expect(parseConfig({}).notify).toEqual({ email: undefined, webhookUrl: undefined });
@@ -178,32 +201,42 @@ describe("parseConfig: notifications", () => {
     });
   });
 
-  it.each(["smtp://mail.example.com", "smtps://mail.example.com:465", "smtp://user:p%40ss@127.0.0.1:2525", "smtp://[::1]:25"])(
-    "accepts SMTP_URL %s",
-    (value) => {
-      expect(parseConfig({ ...email, SMTP_URL: value }).notify?.email?.smtpUrl).toBe(value);
-    },
-  );
+  it.each([
+    "smtp://mail.example.com",
+    "smtps://mail.example.com:465",
+    "smtp://user:p%40ss@127.0.0.1:2525",
+    "smtp://[::1]:25",
+  ])("accepts SMTP_URL %s", (value) => {
+    expect(parseConfig({ ...email, SMTP_URL: value }).notify?.email?.smtpUrl).toBe(value);
+  });
 
-  it.each(["mail.example.com", "not a url", "http://mail.example.com", "smtp://", "smtp://mail.example.com/path", "smtp://mail.example.com?tls=false"])(
-    "refuses SMTP_URL %s, naming it",
-    (value) => {
-      const message = refusal({ ...email, SMTP_URL: value });
-      expect(message).toContain("SMTP_URL");
-      expect(message).not.toContain("NOTIFY_EMAIL_TO");
-    },
-  );
+  it.each([
+    "mail.example.com",
+    "not a url",
+    "http://mail.example.com",
+    "smtp://",
+    "smtp://mail.example.com/path",
+    "smtp://mail.example.com?tls=false",
+  ])("refuses SMTP_URL %s, naming it", (value) => {
+    const message = refusal({ ...email, SMTP_URL: value });
+    expect(message).toContain("SMTP_URL");
+    expect(message).not.toContain("NOTIFY_EMAIL_TO");
+  });
 
   it("does not echo the password of a refused SMTP_URL", () => {
     expect(refusal({ ...email, SMTP_URL: "smtp://user:hunter2@mail.example.com/x" })).not.toContain("hunter2");
   });
 
-  it.each(["", " , ", "owner", "owner@example.com, nobody", "Owner <owner@example.com>", "owner@example.com;shop@example.com"])(
-    "refuses NOTIFY_EMAIL_TO %j when the rest of e-mail is set",
-    (value) => {
-      expect(refusal({ ...email, NOTIFY_EMAIL_TO: value })).toContain("NOTIFY_EMAIL_TO");
-    },
-  );
+  it.each([
+    "",
+    " , ",
+    "owner",
+    "owner@example.com, nobody",
+    "Owner <owner@example.com>",
+    "owner@example.com;shop@example.com",
+  ])("refuses NOTIFY_EMAIL_TO %j when the rest of e-mail is set", (value) => {
+    expect(refusal({ ...email, NOTIFY_EMAIL_TO: value })).toContain("NOTIFY_EMAIL_TO");
+  });
 
   it.each([
     ["site@example.com", { from: "site@example.com" }],
@@ -215,12 +248,16 @@ describe("parseConfig: notifications", () => {
     expect({ from: read?.from, ...(read?.fromName ? { fromName: read.fromName } : {}) }).toEqual(expected);
   });
 
-  it.each(["site", "Site <site>", "a@example.com,b@example.com", "a@example.com b@example.com", "Site <a@example.com> <b@example.com>", 'Bad "quote" <site@example.com>'])(
-    "refuses NOTIFY_EMAIL_FROM %j",
-    (value) => {
-      expect(refusal({ ...email, NOTIFY_EMAIL_FROM: value })).toContain("NOTIFY_EMAIL_FROM");
-    },
-  );
+  it.each([
+    "site",
+    "Site <site>",
+    "a@example.com,b@example.com",
+    "a@example.com b@example.com",
+    "Site <a@example.com> <b@example.com>",
+    'Bad "quote" <site@example.com>',
+  ])("refuses NOTIFY_EMAIL_FROM %j", (value) => {
+    expect(refusal({ ...email, NOTIFY_EMAIL_FROM: value })).toContain("NOTIFY_EMAIL_FROM");
+  });
 
   it.each([
     [{ SMTP_URL: email.SMTP_URL }, ["NOTIFY_EMAIL_TO", "NOTIFY_EMAIL_FROM"]],

@@ -19,7 +19,12 @@ let logSpies: MockInstance[];
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ port: 0 });
-  config = parseConfig({ ...noRateLimits, API_HOST: upstream.origin, API_TIMEOUT_MS: "2000", DATABASE_URL: `file:${temp.file("enquiries.db")}` });
+  config = parseConfig({
+    ...noRateLimits,
+    API_HOST: upstream.origin,
+    API_TIMEOUT_MS: "2000",
+    DATABASE_URL: `file:${temp.file("enquiries.db")}`,
+  });
 });
 afterAll(async () => {
   await upstream?.close();
@@ -37,7 +42,12 @@ afterEach(() => {
 });
 
 function enquiry(token = randomUUID()): Enquiry {
-  return { name: "Jane Doe", email: `jane-${token}@example.com`, message: `Two animatronic crows. ${token}`, security: "Freddy" };
+  return {
+    name: "Jane Doe",
+    email: `jane-${token}@example.com`,
+    message: `Two animatronic crows. ${token}`,
+    security: "Freddy",
+  };
 }
 
 type Result = { status: number; location?: string | null; data?: ContactActionData };
@@ -75,7 +85,10 @@ describe("handleContactPost", () => {
     const sent = enquiry();
     const request = new Request("http://site.test/contact", { method: "POST", body: form(sent) });
     await handleContactPost(request, config);
-    await handleContactPost(new Request("http://site.test/contact", { method: "POST", body: form({ ...sent, security: "" }) }), config);
+    await handleContactPost(
+      new Request("http://site.test/contact", { method: "POST", body: form({ ...sent, security: "" }) }),
+      config,
+    );
     expect(logs).toHaveLength(2);
     for (const line of logs) {
       expect(line).not.toContain(sent.email);
@@ -127,16 +140,39 @@ describe("handleContactPost", () => {
     upstream.script(sent.message, {
       status: 422,
       contentType: "application/json",
-      body: JSON.stringify({ errors: [{ title: "Security", detail: "Wrong answer" }, { title: "Email", detail: "Invalid" }] }),
+      body: JSON.stringify({
+        errors: [
+          { title: "Security", detail: "Wrong answer" },
+          { title: "Email", detail: "Invalid" },
+        ],
+      }),
     });
     const result = await act(form(sent));
-    expect(result).toEqual({ status: 422, data: { status: "Error: Security: Wrong answer Email: Invalid", values: sent } });
+    expect(result).toEqual({
+      status: 422,
+      data: { status: "Error: Security: Wrong answer Email: Invalid", values: sent },
+    });
   });
 
   it.each([
-    ["an upstream 500 with errors", { status: 500, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Down"}]}' }, 502, "Error: Server: Down"],
-    ["an upstream 503 with errors", { status: 503, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Busy"}]}' }, 503, "Error: Server: Busy"],
-    ["an upstream 500 HTML page", { status: 500, contentType: "text/html", body: "<h1>Oops</h1>" }, 502, enquiryMessages.genericFailure],
+    [
+      "an upstream 500 with errors",
+      { status: 500, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Down"}]}' },
+      502,
+      "Error: Server: Down",
+    ],
+    [
+      "an upstream 503 with errors",
+      { status: 503, contentType: "application/json", body: '{"errors":[{"title":"Server","detail":"Busy"}]}' },
+      503,
+      "Error: Server: Busy",
+    ],
+    [
+      "an upstream 500 HTML page",
+      { status: 500, contentType: "text/html", body: "<h1>Oops</h1>" },
+      502,
+      enquiryMessages.genericFailure,
+    ],
     ["an upstream redirect", { action: "redirect" as const }, 502, enquiryMessages.genericFailure],
     ["an upstream reset", { action: "reset" as const }, 502, enquiryMessages.unreachable],
   ])("maps %s to %i and its status text, never 500", async (_label, script, status, text) => {
@@ -147,7 +183,10 @@ describe("handleContactPost", () => {
 
   it("maps a refused connection to 502 and an upstream past the timeout to 504", async () => {
     const refused = { ...config, apiHost: `http://127.0.0.1:${await freePort()}` };
-    expect(await act(form(enquiry()), {}, refused)).toMatchObject({ status: 502, data: { status: enquiryMessages.unreachable } });
+    expect(await act(form(enquiry()), {}, refused)).toMatchObject({
+      status: 502,
+      data: { status: enquiryMessages.unreachable },
+    });
 
     const sent = enquiry();
     upstream.script(sent.message, { action: "hang" });

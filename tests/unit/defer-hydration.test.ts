@@ -88,10 +88,28 @@ describe("deferHydration", () => {
     ["a named import", page.replace('async="">;', 'async="">;\nimport { a } from "/build/a.js";')],
     ["a default import", page.replace('async="">;', 'async="">;\nimport a from "/build/a.js";')],
     ["an import split over lines", page.replace('async="">;', 'async="">;\nimport {\n  a,\n} from "/build/a.js";')],
-    ["two imports on one line", page.replace('import * as route0 from "/build/root-C.js";', 'import * as route0 from "/build/root-C.js"; import "/x.js";')],
-    ["a preload link with another attribute", page.replace('href="/build/_shared/chunk-B.js"/>', 'href="/build/_shared/chunk-B.js" crossorigin="anonymous"/>')],
-    ["a preload link in another shape", page.replace('<link rel="modulepreload" href="/build/entry.client-A.js"/>', '<link href="/build/entry.client-A.js" rel="modulepreload">')],
-    ["a link that already has the deferred rel", page.replace("<main>", '<link rel="dns-prefetch" href="//elsewhere.example"/><main>')],
+    [
+      "two imports on one line",
+      page.replace(
+        'import * as route0 from "/build/root-C.js";',
+        'import * as route0 from "/build/root-C.js"; import "/x.js";',
+      ),
+    ],
+    [
+      "a preload link with another attribute",
+      page.replace('href="/build/_shared/chunk-B.js"/>', 'href="/build/_shared/chunk-B.js" crossorigin="anonymous"/>'),
+    ],
+    [
+      "a preload link in another shape",
+      page.replace(
+        '<link rel="modulepreload" href="/build/entry.client-A.js"/>',
+        '<link href="/build/entry.client-A.js" rel="modulepreload">',
+      ),
+    ],
+    [
+      "a link that already has the deferred rel",
+      page.replace("<main>", '<link rel="dns-prefetch" href="//elsewhere.example"/><main>'),
+    ],
   ])("sends the page unchanged when it meets %s", (_shape, html) => {
     expect(deferHydration(html)).toBe(html);
   });
@@ -107,18 +125,21 @@ describe("the built server's documents", () => {
     await site?.stop();
   });
 
-  it.each(["/", "/about", "/contact", "/no-such-page"])("%s: no script is fetched before the page has loaded", async (path) => {
-    const html = await (await fetch(`${site.url}${path}`)).text();
-    expect(html).not.toContain('rel="modulepreload"');
-    expect(html).toMatch(new RegExp(`<link rel="${DEFERRED_REL}" href="/build/entry\\.client-[\\w-]+\\.js"/>`));
-    const moduleScripts = html.match(/<script\b[^>]*type="module"[^>]*>[\s\S]*?<\/script>/g) ?? [];
-    expect(moduleScripts).toHaveLength(1);
-    const [bootstrap] = moduleScripts as [string];
-    expect(bootstrap).toMatch(/<script type="module"/);
-    expect(bootstrap).not.toMatch(/^\s*import\s/m);
-    expect(bootstrap).toContain('addEventListener("load"');
-    expect(bootstrap).toMatch(/await Promise\.all\(\[import\("\/build\/root-[\w-]+\.js"\)/);
-    expect(bootstrap).toMatch(/^<script[^>]*>\(async \(\) => \{\n/);
-    expect(bootstrap).toMatch(/import\("\/build\/entry\.client-[\w-]+\.js"\);\n\}\)\(\);<\/script>$/);
-  });
+  it.each(["/", "/about", "/contact", "/no-such-page"])(
+    "%s: no script is fetched before the page has loaded",
+    async (path) => {
+      const html = await (await fetch(`${site.url}${path}`)).text();
+      expect(html).not.toContain('rel="modulepreload"');
+      expect(html).toMatch(new RegExp(`<link rel="${DEFERRED_REL}" href="/build/entry\\.client-[\\w-]+\\.js"/>`));
+      const moduleScripts = html.match(/<script\b[^>]*type="module"[^>]*>[\s\S]*?<\/script>/g) ?? [];
+      expect(moduleScripts).toHaveLength(1);
+      const [bootstrap] = moduleScripts as [string];
+      expect(bootstrap).toMatch(/<script type="module"/);
+      expect(bootstrap).not.toMatch(/^\s*import\s/m);
+      expect(bootstrap).toContain('addEventListener("load"');
+      expect(bootstrap).toMatch(/await Promise\.all\(\[import\("\/build\/root-[\w-]+\.js"\)/);
+      expect(bootstrap).toMatch(/^<script[^>]*>\(async \(\) => \{\n/);
+      expect(bootstrap).toMatch(/import\("\/build\/entry\.client-[\w-]+\.js"\);\n\}\)\(\);<\/script>$/);
+    },
+  );
 });

@@ -15,7 +15,12 @@ import { useTempDir } from "../support/temp-dir";
 const temp = useTempDir("haunt-embedded-server-");
 
 function enquiry(token = randomUUID()) {
-  return { name: "Test Visitor", email: `visitor-${token}@example.com`, message: `Please quote a prop. ${token}`, security: "Freddy" };
+  return {
+    name: "Test Visitor",
+    email: `visitor-${token}@example.com`,
+    message: `Please quote a prop. ${token}`,
+    security: "Freddy",
+  };
 }
 
 describe("two server processes on one SQLite file", () => {
@@ -23,7 +28,10 @@ describe("two server processes on one SQLite file", () => {
   let b: SiteServer;
   const databaseUrl = `file:${join(temp.dir(), "shared.db")}`;
   beforeAll(async () => {
-    [a, b] = await Promise.all([startSite({ API_HOST: "", DATABASE_URL: databaseUrl }), startSite({ API_HOST: "", DATABASE_URL: databaseUrl })]);
+    [a, b] = await Promise.all([
+      startSite({ API_HOST: "", DATABASE_URL: databaseUrl }),
+      startSite({ API_HOST: "", DATABASE_URL: databaseUrl }),
+    ]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -50,8 +58,18 @@ describe("the v1 JSON-lines inbox", () => {
     const dir = temp.dir();
     const inboxFile = join(dir, "enquiries.jsonl");
     const lines = [
-      { receivedAt: "2025-10-01T10:00:00.000Z", name: "Old One", email: "old1@example.com", message: "From last season" },
-      { receivedAt: "2025-10-02T10:00:00.000Z", name: "Old Two", email: "old2@example.com", message: "Line one\nLine two" },
+      {
+        receivedAt: "2025-10-01T10:00:00.000Z",
+        name: "Old One",
+        email: "old1@example.com",
+        message: "From last season",
+      },
+      {
+        receivedAt: "2025-10-02T10:00:00.000Z",
+        name: "Old Two",
+        email: "old2@example.com",
+        message: "Line one\nLine two",
+      },
     ];
     writeFileSync(inboxFile, `${lines.map((line) => JSON.stringify(line)).join("\n")}\nnot json\n`);
     const env = { API_HOST: "", DATABASE_URL: `file:${join(dir, "enquiries.db")}`, INBOX_FILE: inboxFile };
@@ -63,9 +81,14 @@ describe("the v1 JSON-lines inbox", () => {
       else expect(site.output()).not.toMatch(/imported \d+ enquiries/);
     }
     const stored = await readInbox(env.DATABASE_URL);
-    expect(stored.map(({ receivedAt, name, email, message }) => ({ receivedAt: receivedAt.toISOString(), name, email, message }))).toEqual(
-      [...lines].reverse(),
-    );
+    expect(
+      stored.map(({ receivedAt, name, email, message }) => ({
+        receivedAt: receivedAt.toISOString(),
+        name,
+        email,
+        message,
+      })),
+    ).toEqual([...lines].reverse());
   }, 60_000);
 });
 
@@ -82,7 +105,9 @@ describe("a database that is stuck", () => {
       const reply = await postForm(site.url, values);
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(reply.status).toBe(503);
-      expect(statusArea(reply.text)).toMatch(new RegExp(`^${enquiryMessages.errorPrefix} Server: .*send it again`, "i"));
+      expect(statusArea(reply.text)).toMatch(
+        new RegExp(`^${enquiryMessages.errorPrefix} Server: .*send it again`, "i"),
+      );
       expect(reply.text).toContain(values.message); // the form keeps what was typed
       const ready = await fetch(`${site.url}/readyz`);
       expect(ready.status).toBe(503);
@@ -107,7 +132,10 @@ describe.skipIf(!postgresAvailable)("the embedded inbox on PostgreSQL", () => {
   it("starts while the database is down, says so, is not ready, and takes enquiries once it is up", async () => {
     const databaseUrl = await postgres.createDatabase();
     postgres.stopServer();
-    const site = await startSite({ API_HOST: "", DATABASE_URL: databaseUrl, STORE_TIMEOUT_MS: "1000" }, { startTimeoutMs: 30_000 });
+    const site = await startSite(
+      { API_HOST: "", DATABASE_URL: databaseUrl, STORE_TIMEOUT_MS: "1000" },
+      { startTimeoutMs: 30_000 },
+    );
     try {
       expect(site.output()).toMatch(/inbox: cannot open PostgreSQL 127\.0\.0\.1:\d+\/\w+ \(attempt 1\).*retrying/);
       expect(site.output()).not.toContain("postgres@"); // never the credentials
@@ -117,7 +145,11 @@ describe.skipIf(!postgresAvailable)("the embedded inbox on PostgreSQL", () => {
       expect((await postForm(site.url, values)).status).toBe(503);
 
       postgres.startServer();
-      await waitFor(async () => (await fetch(`${site.url}/readyz`)).status === 200, "/readyz after the database came up", 20_000);
+      await waitFor(
+        async () => (await fetch(`${site.url}/readyz`)).status === 200,
+        "/readyz after the database came up",
+        20_000,
+      );
       expect((await postForm(site.url, values)).status).toBe(303);
       expect((await site.stored()).map((item) => item.email)).toEqual([values.email]);
     } finally {
@@ -134,7 +166,11 @@ describe.skipIf(!postgresAvailable)("the embedded inbox on PostgreSQL", () => {
       postgres.restart();
       const after = enquiry();
       // The first use of a pooled connection the restart killed may fail; the visitor is told to try again.
-      await waitFor(async () => (await postForm(site.url, after)).status === 303, "an enquiry after the restart", 15_000);
+      await waitFor(
+        async () => (await postForm(site.url, after)).status === 303,
+        "an enquiry after the restart",
+        15_000,
+      );
       expect((await site.stored()).map((item) => item.email).sort()).toEqual([before.email, after.email].sort());
       expect((await fetch(`${site.url}/readyz`)).status).toBe(200);
     } finally {

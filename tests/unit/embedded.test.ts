@@ -10,11 +10,19 @@ let good: Enquiry;
 const inbox = useEmbeddedInbox(["email", "webhook"]);
 const storedFor = async (email: string) => (await inbox.stored()).filter((item) => item.email === email);
 
-function save(body: BodyInit | null, contentType: string | null = "application/json", headers: Record<string, string> = {}) {
+function save(
+  body: BodyInit | null,
+  contentType: string | null = "application/json",
+  headers: Record<string, string> = {},
+) {
   const allHeaders = new Headers(headers);
   if (contentType) allHeaders.set("Content-Type", contentType);
   else allHeaders.delete("Content-Type");
-  const request = new Request("http://site.test/api/site/save-contact", { method: "POST", body, duplex: "half" } as RequestInit);
+  const request = new Request("http://site.test/api/site/save-contact", {
+    method: "POST",
+    body,
+    duplex: "half",
+  } as RequestInit);
   // A string body gets text/plain by default: replace the headers wholesale so a test controls them exactly.
   return new Request(request, { headers: allHeaders });
 }
@@ -28,7 +36,12 @@ async function errorsOf(response: Response) {
 }
 
 beforeEach(() => {
-  good = { name: "Jane Doe", email: `jane-${randomUUID()}@example.com`, message: "A talking skull, please.", security: "Freddy" };
+  good = {
+    name: "Jane Doe",
+    email: `jane-${randomUUID()}@example.com`,
+    message: "A talking skull, please.",
+    security: "Freddy",
+  };
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -47,14 +60,19 @@ describe("isCaptchaAnswer", () => {
 describe("handleSaveContact", () => {
   it("stores a right answer (trimmed, any case) without the captcha, with its notifications, and answers 204", async () => {
     const before = Date.now();
-    const response = await handleSaveContact(save(JSON.stringify({ ...good, name: "  Jane Doe ", security: " fREDDY " })));
+    const response = await handleSaveContact(
+      save(JSON.stringify({ ...good, name: "  Jane Doe ", security: " fREDDY " })),
+    );
     expect(response.status).toBe(204);
     const [stored, ...rest] = await storedFor(good.email);
     expect(rest).toEqual([]);
     expect(stored).toMatchObject({ name: good.name, email: good.email, message: good.message });
     expect(JSON.stringify(stored)).not.toMatch(/freddy/i);
     expect(stored!.receivedAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
-    expect(stored!.notifications.map((n) => [n.channel, n.state])).toEqual([["email", "pending"], ["webhook", "pending"]]);
+    expect(stored!.notifications.map((n) => [n.channel, n.state])).toEqual([
+      ["email", "pending"],
+      ["webhook", "pending"],
+    ]);
   });
 
   it("thanks a resubmit of the same enquiry and stores it once", async () => {
@@ -78,7 +96,10 @@ describe("handleSaveContact", () => {
   it("refuses an invalid enquiry with the validation errors, and stores nothing", async () => {
     const response = await handleSaveContact(save(JSON.stringify({ ...good, name: " ", email: "nope" })));
     expect(response.status).toBe(400);
-    expect((await errorsOf(response)).map((e) => e.title)).toEqual([enquiryFields.name.title, enquiryFields.email.title]);
+    expect((await errorsOf(response)).map((e) => e.title)).toEqual([
+      enquiryFields.name.title,
+      enquiryFields.email.title,
+    ]);
     expect(await storedFor(good.email)).toEqual([]);
   });
 

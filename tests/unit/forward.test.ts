@@ -23,9 +23,13 @@ afterAll(async () => {
 });
 
 function enquiry(token = randomUUID()): Enquiry {
-  return { name: "Jane Doe", email: "jane@example.com", message: `A drop-down spider, please. ${token}`, security: "Freddy" };
+  return {
+    name: "Jane Doe",
+    email: "jane@example.com",
+    message: `A drop-down spider, please. ${token}`,
+    security: "Freddy",
+  };
 }
-
 
 /** Scripts the fake for a fresh token and posts an enquiry carrying it. */
 async function post(script: Parameters<Upstream["script"]>[1], timeoutMs = 5_000) {
@@ -78,7 +82,11 @@ describe("postEnquiry: what the upstream receives", () => {
 
   it("keeps non-ASCII text intact", async () => {
     const token = randomUUID();
-    const sent = { ...enquiry(token), name: "Zoë Krüger 🎃", message: `Ça marche? "quotes" & <tags>\nline two ${token}` };
+    const sent = {
+      ...enquiry(token),
+      name: "Zoë Krüger 🎃",
+      message: `Ça marche? "quotes" & <tags>\nline two ${token}`,
+    };
     expect(await postEnquiry(sent, upstream.origin, 5_000)).toMatchObject({ kind: "sent" });
     expect(upstream.receivedFor(token)[0]!.body).toEqual(sent);
   });
@@ -95,12 +103,20 @@ describe("postEnquiry: failures", () => {
   });
 
   it("422 with other JSON is a generic failure", async () => {
-    const { outcome } = await post({ status: 422, contentType: json, body: JSON.stringify({ message: "Unprocessable" }) });
+    const { outcome } = await post({
+      status: 422,
+      contentType: json,
+      body: JSON.stringify({ message: "Unprocessable" }),
+    });
     expect(outcome).toEqual({ kind: "failed", status: 422 });
   });
 
   it("500 with an HTML page is a generic failure", async () => {
-    const { outcome } = await post({ status: 500, contentType: "text/html", body: "<!doctype html><h1>Internal Server Error</h1>" });
+    const { outcome } = await post({
+      status: 500,
+      contentType: "text/html",
+      body: "<!doctype html><h1>Internal Server Error</h1>",
+    });
     expect(outcome).toEqual({ kind: "failed", status: 500 });
   });
 
@@ -176,7 +192,11 @@ describe("sendEnquiry", () => {
   it("without API_HOST rejects a wrong answer with the embedded back-end's errors and stores nothing", async () => {
     const sent = { ...enquiry(), security: "Jason" };
     const outcome = await sendEnquiry(sent, withApi);
-    expect(outcome).toEqual({ kind: "rejected", status: 400, errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }] });
+    expect(outcome).toEqual({
+      kind: "rejected",
+      status: 400,
+      errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }],
+    });
     expect((await inbox.stored()).filter((item) => item.message === sent.message)).toEqual([]);
   });
 });

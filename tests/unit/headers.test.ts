@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyDocumentHeaders, contentSecurityPolicy, hardeningHeaders, noStore, pageCacheControl } from "~/http/headers.server";
+import {
+  applyDocumentHeaders,
+  contentSecurityPolicy,
+  hardeningHeaders,
+  noStore,
+  pageCacheControl,
+} from "~/http/headers.server";
 
 /** "a b; c d" -> { a: ["b"], c: ["d"] } */
 function directives(policy: string): Record<string, string[]> {
@@ -101,7 +107,9 @@ describe("applyDocumentHeaders", () => {
   });
 
   it("keeps a Cache-Control the route already chose, and asks every cache not to change the bytes", () => {
-    expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "no-store" }).get("Cache-Control")).toBe("no-store, no-transform");
+    expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "no-store" }).get("Cache-Control")).toBe(
+      "no-store, no-transform",
+    );
     expect(apply({ method: "GET", status: 200 }, { "Cache-Control": "private, max-age=0" }).get("Cache-Control")).toBe(
       "private, max-age=0, no-transform",
     );

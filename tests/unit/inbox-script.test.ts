@@ -24,10 +24,15 @@ function run(args: string[], database: string, { cwd = projectRoot } = {}): Prom
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `file:${database}`, NODE_ENV: "production" };
   delete env.API_HOST;
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { cwd, env, timeout: 20_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd, env, timeout: 20_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -35,10 +40,20 @@ const ann: V1Record = {
   receivedAt: "2025-09-01T09:30:00.000Z",
   name: "Ann Example",
   email: "ann@example.com",
-  message: "Hello,\nI would like a \"talking\" skull; soon.\n\nThanks",
+  message: 'Hello,\nI would like a "talking" skull; soon.\n\nThanks',
 };
-const bob: V1Record = { receivedAt: "2025-10-02T18:05:00.000Z", name: "Bob", email: "bob@example.com", message: "A fog machine, please." };
-const cat: V1Record = { receivedAt: "2025-09-15T12:00:00.000Z", name: "Cat", email: "cat@example.com", message: "Pneumatic, please." };
+const bob: V1Record = {
+  receivedAt: "2025-10-02T18:05:00.000Z",
+  name: "Bob",
+  email: "bob@example.com",
+  message: "A fog machine, please.",
+};
+const cat: V1Record = {
+  receivedAt: "2025-09-15T12:00:00.000Z",
+  name: "Cat",
+  email: "cat@example.com",
+  message: "Pneumatic, please.",
+};
 
 /** A fresh database holding `records` (stored in that order), and the store to arrange more. */
 async function inboxWith(records: V1Record[]): Promise<{ database: string; store: InboxStore }> {
@@ -97,7 +112,9 @@ describe("npm run inbox", () => {
     expect(text).toMatchObject({ code: 0, stderr: "" });
     expect(text.stdout).toBe("No enquiries yet.\n");
     expect(JSON.parse((await run(["--json"], database)).stdout)).toEqual([]);
-    expect(parseCsv((await run(["--csv"], database)).stdout)).toEqual([["id", "receivedAt", "name", "email", "message", "notifications"]]);
+    expect(parseCsv((await run(["--csv"], database)).stdout)).toEqual([
+      ["id", "receivedAt", "name", "email", "message", "notifications"],
+    ]);
   });
 
   it("prints the enquiries newest first: date, name <email>, id, the message indented, then the notifications", async () => {
@@ -115,7 +132,9 @@ describe("npm run inbox", () => {
     ]);
     expect(result.stdout).toContain("    -- email pending, webhook pending\n");
     expect(result.stdout).toContain("<ann@example.com>  [v1-");
-    expect(result.stdout).toContain("\n    Hello,\n    I would like a \"talking\" skull; soon.\n\n    Thanks\n    -- not notified\n");
+    expect(result.stdout).toContain(
+      '\n    Hello,\n    I would like a "talking" skull; soon.\n\n    Thanks\n    -- not notified\n',
+    );
     expect(result.stdout.endsWith("\n4 enquiries, newest first.\n")).toBe(true);
   });
 
@@ -156,19 +175,31 @@ describe("npm run inbox", () => {
   });
 
   it("neutralises spreadsheet formulas in CSV cells starting with =, +, - or @", async () => {
-    const hostile = { receivedAt: "2025-10-03T00:00:00.000Z", name: '=HYPERLINK("http://evil.example","Click")', email: "@evil.example", message: "+1+cmd|' /C calc'!A0" };
-    const { database, store } = await inboxWith([hostile, { receivedAt: "2025-10-02T00:00:00.000Z", name: "-2", email: "a@example.com", message: "=1; \"two\"\nthree" }]);
+    const hostile = {
+      receivedAt: "2025-10-03T00:00:00.000Z",
+      name: '=HYPERLINK("http://evil.example","Click")',
+      email: "@evil.example",
+      message: "+1+cmd|' /C calc'!A0",
+    };
+    const { database, store } = await inboxWith([
+      hostile,
+      { receivedAt: "2025-10-02T00:00:00.000Z", name: "-2", email: "a@example.com", message: '=1; "two"\nthree' },
+    ]);
     await store.close();
     const rows = parseCsv((await run(["--csv"], database)).stdout);
     expect(rows.slice(1).map((row) => row.slice(1, 5))).toEqual([
       [hostile.receivedAt, `'${hostile.name}`, `'${hostile.email}`, `'${hostile.message}`],
-      ["2025-10-02T00:00:00.000Z", "'-2", "a@example.com", "'=1; \"two\"\nthree"],
+      ["2025-10-02T00:00:00.000Z", "'-2", "a@example.com", '\'=1; "two"\nthree'],
     ]);
     for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@]/);
   });
 
   it("keeps a visitor's control characters and bidi overrides out of every format", async () => {
-    const nasty = { ...bob, name: "Bob\u001b[2J\u001b]0;pwned\u0007\u202egnp.exe", message: "line\u001b[31m red\r\nnext\u009b6n\u2066" };
+    const nasty = {
+      ...bob,
+      name: "Bob\u001b[2J\u001b]0;pwned\u0007\u202egnp.exe",
+      message: "line\u001b[31m red\r\nnext\u009b6n\u2066",
+    };
     const { database, store } = await inboxWith([nasty]);
     await store.close();
     // eslint-disable-next-line no-control-regex
@@ -208,7 +239,11 @@ describe("npm run inbox", () => {
   });
 
   it("erase deletes every enquiry from an address, any case, and says how many", async () => {
-    const { database, store } = await inboxWith([ann, bob, { ...ann, receivedAt: "2025-10-05T00:00:00.000Z", message: "Again" }]);
+    const { database, store } = await inboxWith([
+      ann,
+      bob,
+      { ...ann, receivedAt: "2025-10-05T00:00:00.000Z", message: "Again" },
+    ]);
     await store.close();
     const result = await run(["erase", "ANN@example.com"], database);
     expect(result).toMatchObject({ code: 0, stderr: "" });
@@ -220,7 +255,12 @@ describe("npm run inbox", () => {
 
   it("streams a large inbox", async () => {
     const base = Date.parse("2026-01-01T00:00:00Z");
-    const many = Array.from({ length: 2_500 }, (_, i) => ({ receivedAt: new Date(base + i * 1000).toISOString(), name: `V${i}`, email: `v${i}@example.com`, message: "x".repeat(200) }));
+    const many = Array.from({ length: 2_500 }, (_, i) => ({
+      receivedAt: new Date(base + i * 1000).toISOString(),
+      name: `V${i}`,
+      email: `v${i}@example.com`,
+      message: "x".repeat(200),
+    }));
     const { database, store } = await inboxWith(many);
     await store.close();
     const items = JSON.parse((await run(["--json"], database)).stdout) as { name: string }[];
@@ -233,7 +273,8 @@ describe("npm run inbox", () => {
     const database = temp.file("enquiries.db");
     const help = await run(["--help"], database);
     expect(help.code).toBe(0);
-    for (const word of ["--json", "--csv", "--since", "retry", "erase", "DATABASE_URL", "newest first"]) expect(help.stdout).toContain(word);
+    for (const word of ["--json", "--csv", "--since", "retry", "erase", "DATABASE_URL", "newest first"])
+      expect(help.stdout).toContain(word);
     const bad = await run(["--xml"], database);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--xml");
@@ -252,6 +293,8 @@ describe("npm run inbox", () => {
       );
     });
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as Record<string, unknown>[]).map(withoutId)).toEqual([bob, cat, ann].map((r) => ({ ...r, notifications: [] })));
+    expect((JSON.parse(result.stdout) as Record<string, unknown>[]).map(withoutId)).toEqual(
+      [bob, cat, ann].map((r) => ({ ...r, notifications: [] })),
+    );
   });
 });

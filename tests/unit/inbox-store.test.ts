@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../app/inbox/sql.server";
-import { claimLeaseMs, duplicateWindowMs, openInboxStore, parseDatabaseUrl, type DatabaseLocation } from "../../app/inbox/store.server";
+import {
+  claimLeaseMs,
+  duplicateWindowMs,
+  openInboxStore,
+  parseDatabaseUrl,
+  type DatabaseLocation,
+} from "../../app/inbox/store.server";
 import type { InboxStore, ListedEnquiry } from "../../app/inbox/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
@@ -22,7 +28,11 @@ const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
   { name: "PostgreSQL", fresh: async () => ({ kind: "postgres", url: await postgres!.createDatabase() }) },
 ];
 
-const enquiry = (n = 1) => ({ name: `Visitor ${n}`, email: `visitor${n}@example.com`, message: `I need a prop, number ${n}.` });
+const enquiry = (n = 1) => ({
+  name: `Visitor ${n}`,
+  email: `visitor${n}@example.com`,
+  message: `I need a prop, number ${n}.`,
+});
 
 async function all(store: InboxStore, options?: { since?: Date }): Promise<ListedEnquiry[]> {
   const items: ListedEnquiry[] = [];
@@ -35,7 +45,10 @@ describe("parseDatabaseUrl", () => {
     expect(parseDatabaseUrl("file:data/enquiries.db")).toEqual({ kind: "sqlite", path: "data/enquiries.db" });
     expect(parseDatabaseUrl("file:/var/lib/haunt/e.db")).toEqual({ kind: "sqlite", path: "/var/lib/haunt/e.db" });
     expect(parseDatabaseUrl("file:///var/lib/haunt/e.db")).toEqual({ kind: "sqlite", path: "/var/lib/haunt/e.db" });
-    expect(parseDatabaseUrl("postgres://u:p@db:5432/haunt")).toEqual({ kind: "postgres", url: "postgres://u:p@db:5432/haunt" });
+    expect(parseDatabaseUrl("postgres://u:p@db:5432/haunt")).toEqual({
+      kind: "postgres",
+      url: "postgres://u:p@db:5432/haunt",
+    });
     expect(parseDatabaseUrl("postgresql://db/haunt")?.kind).toBe("postgres");
     expect(parseDatabaseUrl("mysql://db/haunt")).toBeNull();
     expect(parseDatabaseUrl("data/enquiries.db")).toBeNull();
@@ -69,20 +82,31 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
     ]);
   });
 
-  it.skipIf(needsServer)("treats the same address (any case) and message within ten minutes as a duplicate", async () => {
-    const store = await openStore();
-    const start = new Date("2026-10-01T12:00:00Z");
-    const first = await store.save(enquiry(), ["email"], start);
-    const again = await store.save({ ...enquiry(), email: "Visitor1@Example.COM" }, ["email"], new Date(start.getTime() + 60_000));
-    expect(again).toEqual({ id: first.id, duplicate: true });
-    const otherMessage = await store.save({ ...enquiry(), message: "Something else" }, ["email"], new Date(start.getTime() + 60_000));
-    expect(otherMessage.duplicate).toBe(false);
-    const later = await store.save(enquiry(), ["email"], new Date(start.getTime() + duplicateWindowMs + 1));
-    expect(later.duplicate).toBe(false);
-    const listed = await all(store);
-    expect(listed).toHaveLength(3);
-    expect(listed.flatMap((item) => item.notifications)).toHaveLength(3);
-  });
+  it.skipIf(needsServer)(
+    "treats the same address (any case) and message within ten minutes as a duplicate",
+    async () => {
+      const store = await openStore();
+      const start = new Date("2026-10-01T12:00:00Z");
+      const first = await store.save(enquiry(), ["email"], start);
+      const again = await store.save(
+        { ...enquiry(), email: "Visitor1@Example.COM" },
+        ["email"],
+        new Date(start.getTime() + 60_000),
+      );
+      expect(again).toEqual({ id: first.id, duplicate: true });
+      const otherMessage = await store.save(
+        { ...enquiry(), message: "Something else" },
+        ["email"],
+        new Date(start.getTime() + 60_000),
+      );
+      expect(otherMessage.duplicate).toBe(false);
+      const later = await store.save(enquiry(), ["email"], new Date(start.getTime() + duplicateWindowMs + 1));
+      expect(later.duplicate).toBe(false);
+      const listed = await all(store);
+      expect(listed).toHaveLength(3);
+      expect(listed.flatMap((item) => item.notifications)).toHaveLength(3);
+    },
+  );
 
   it.skipIf(needsServer)("stores a double click once, even when both posts arrive together", async () => {
     const store = await openStore();
@@ -178,7 +202,10 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
   it.skipIf(needsServer)("lists newest first in pages, and from a date on", async () => {
     const store = await openStore();
     const base = Date.parse("2026-01-01T00:00:00Z");
-    const records = Array.from({ length: 450 }, (_, i) => ({ receivedAt: new Date(base + i * 1000).toISOString(), ...enquiry(i) }));
+    const records = Array.from({ length: 450 }, (_, i) => ({
+      receivedAt: new Date(base + i * 1000).toISOString(),
+      ...enquiry(i),
+    }));
     await store.importV1(records);
     const listed = await all(store);
     expect(listed).toHaveLength(450);
@@ -230,20 +257,26 @@ describe("a database that hangs or goes away", () => {
     }
   });
 
-  it.skipIf(!postgresAvailable)("PostgreSQL: calls fail while the server is down and work again after it restarts", async () => {
-    const store = await openInboxStore({ kind: "postgres", url: await postgres!.createDatabase() }, { timeoutMs: 2_000 });
-    try {
-      await store.save(enquiry(1), ["email"]);
-      postgres!.stopServer();
-      await expect(store.save(enquiry(2), ["email"])).rejects.toThrow();
-      await expect(store.ping()).rejects.toThrow();
-      postgres!.startServer();
-      await store.save(enquiry(3), ["email"]);
-      expect((await all(store)).map((item) => item.name)).toEqual(["Visitor 3", "Visitor 1"]);
-    } finally {
-      await store.close();
-    }
-  });
+  it.skipIf(!postgresAvailable)(
+    "PostgreSQL: calls fail while the server is down and work again after it restarts",
+    async () => {
+      const store = await openInboxStore(
+        { kind: "postgres", url: await postgres!.createDatabase() },
+        { timeoutMs: 2_000 },
+      );
+      try {
+        await store.save(enquiry(1), ["email"]);
+        postgres!.stopServer();
+        await expect(store.save(enquiry(2), ["email"])).rejects.toThrow();
+        await expect(store.ping()).rejects.toThrow();
+        postgres!.startServer();
+        await store.save(enquiry(3), ["email"]);
+        expect((await all(store)).map((item) => item.name)).toEqual(["Visitor 3", "Visitor 1"]);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });
 
 describe("a new SQLite database", () => {

@@ -8,11 +8,14 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp
 const owners = ["owner@grimforge.example", "workshop@grimforge.example"];
 const from = "site@grimforge.example";
 
-const enquiry = (overrides: Partial<StoredEnquiry> = {}) => storedEnquiry("We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", overrides);
+const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
+  storedEnquiry("We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", overrides);
 
 /** Every address in one header, parsed the way a mail client would. */
 function addresses(mail: ReceivedMail, header: string): string[] {
-  return (mail.headers.get(header) ?? []).flatMap((value) => addressparser(value, { flatten: true }).map((a) => a.address));
+  return (mail.headers.get(header) ?? []).flatMap((value) =>
+    addressparser(value, { flatten: true }).map((a) => a.address),
+  );
 }
 
 let sink: SmtpSink;
@@ -67,7 +70,9 @@ describe("the e-mail for an enquiry", () => {
     expect(mail.text).toContain("E-mail: ann@visitor.example\n");
     expect(mail.text).toContain("Received: 2026-10-01 18:30:05 UTC\n");
     expect(mail.text).toContain(`Enquiry: ${e.id}\n`);
-    expect(mail.text).toContain("Message:\nWe need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.\n");
+    expect(mail.text).toContain(
+      "Message:\nWe need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.\n",
+    );
   });
 
   it("keeps non-ASCII names and messages intact (encoded headers, UTF-8 body)", async () => {
@@ -146,11 +151,20 @@ describe("the SMTP connection", () => {
   });
 
   it("reads smtp:// as STARTTLS-when-offered on 587 and smtps:// as TLS on 465, with bounded timeouts", () => {
-    expect(smtpOptions("smtp://mail.example.com")).toMatchObject({ host: "mail.example.com", port: 587, secure: false });
+    expect(smtpOptions("smtp://mail.example.com")).toMatchObject({
+      host: "mail.example.com",
+      port: 587,
+      secure: false,
+    });
     expect(smtpOptions("smtp://mail.example.com:25")).toMatchObject({ port: 25, secure: false });
-    expect(smtpOptions("smtps://u:p%40ss@mail.example.com")).toMatchObject({ port: 465, secure: true, auth: { user: "u", pass: "p@ss" } });
+    expect(smtpOptions("smtps://u:p%40ss@mail.example.com")).toMatchObject({
+      port: 465,
+      secure: true,
+      auth: { user: "u", pass: "p@ss" },
+    });
     const options = smtpOptions("smtp://mail.example.com") as Record<string, number>;
-    for (const key of ["connectionTimeout", "greetingTimeout", "socketTimeout"]) expect(options[key]).toBeLessThan(15_000);
+    for (const key of ["connectionTimeout", "greetingTimeout", "socketTimeout"])
+      expect(options[key]).toBeLessThan(15_000);
   });
 
   it("upgrades with STARTTLS when the server offers it, and checks the certificate rather than falling back to plain text", async () => {
@@ -177,19 +191,22 @@ describe("the SMTP connection", () => {
   it.each([
     [550, /550/],
     [451, /451/],
-  ])("fails the attempt when the server refuses with %i, without the visitor's words in the error", async (code, pattern) => {
-    sink.setMode({ reject: code });
-    const e = enquiry({ message: "secret plans for the haunt" });
-    const channel = createEmailChannel({ smtpUrl: sink.url, to: owners, from });
-    const failure = await channel.send(e, AbortSignal.timeout(10_000)).then(
-      () => new Error("delivered"),
-      (error: Error) => error,
-    );
-    channel.close();
-    expect(failure.message).toMatch(pattern);
-    expect(failure.message).not.toContain("secret plans");
-    expect(sink.forEnquiry(e.id)).toHaveLength(0);
-  });
+  ])(
+    "fails the attempt when the server refuses with %i, without the visitor's words in the error",
+    async (code, pattern) => {
+      sink.setMode({ reject: code });
+      const e = enquiry({ message: "secret plans for the haunt" });
+      const channel = createEmailChannel({ smtpUrl: sink.url, to: owners, from });
+      const failure = await channel.send(e, AbortSignal.timeout(10_000)).then(
+        () => new Error("delivered"),
+        (error: Error) => error,
+      );
+      channel.close();
+      expect(failure.message).toMatch(pattern);
+      expect(failure.message).not.toContain("secret plans");
+      expect(sink.forEnquiry(e.id)).toHaveLength(0);
+    },
+  );
 
   it("fails fast when the server is down", async () => {
     const down = await startSmtpSink();

@@ -37,6 +37,8 @@ describe("the retry schedule", () => {
   it("gives up at once on a failure more than 24 hours after the enquiry was stored", () => {
     const stored = new Date("2026-10-01T00:00:00Z");
     expect(afterFailure(3, stored, new Date("2026-10-02T00:00:01Z"))).toEqual({ giveUp: true });
-    expect(afterFailure(3, stored, new Date("2026-10-01T23:59:59Z"))).toEqual({ retryAt: new Date("2026-10-02T00:00:19Z") });
+    expect(afterFailure(3, stored, new Date("2026-10-01T23:59:59Z"))).toEqual({
+      retryAt: new Date("2026-10-02T00:00:19Z"),
+    });
   });
 });

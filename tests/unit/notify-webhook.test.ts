@@ -4,7 +4,8 @@ import type { StoredEnquiry } from "~/inbox/types";
 import { storedEnquiry } from "../support/stored-enquiry";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
-const enquiry = (overrides: Partial<StoredEnquiry> = {}) => storedEnquiry("A talking skull for the queue line, please.", overrides);
+const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
+  storedEnquiry("A talking skull for the queue line, please.", overrides);
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {
@@ -49,7 +50,9 @@ describe("the webhook post", () => {
   });
 
   it("cannot mention or link: Slack's <!channel> is escaped, Discord's @everyone is not parsed", () => {
-    const payload = webhookPayload(enquiry({ name: "<!channel>", message: "@everyone <https://evil.example|click> <@123>" }));
+    const payload = webhookPayload(
+      enquiry({ name: "<!channel>", message: "@everyone <https://evil.example|click> <@123>" }),
+    );
     expect(payload.text).not.toMatch(/<[!@h]/);
     expect(payload.text).toContain("&lt;!channel&gt;");
     expect(payload.allowed_mentions).toEqual({ parse: [] });
@@ -57,7 +60,9 @@ describe("the webhook post", () => {
 
   it("keeps the summary's first line one line, whatever the name holds", () => {
     const payload = webhookPayload(enquiry({ name: "Eve\r\n\r\nFake line\u202e" }));
-    expect(payload.content.split("\n")[0]).toBe("New enquiry from Eve Fake line <ann@visitor.example> (2026-10-01T18:30:05.123Z)");
+    expect(payload.content.split("\n")[0]).toBe(
+      "New enquiry from Eve Fake line <ann@visitor.example> (2026-10-01T18:30:05.123Z)",
+    );
   });
 });
 

@@ -41,7 +41,11 @@ const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
 let counter = 0;
 const enquiry = () => {
   counter += 1;
-  return { name: `Visitor ${counter}`, email: `visitor${counter}@example.com`, message: `A prop for the haunt, please (${counter}).` };
+  return {
+    name: `Visitor ${counter}`,
+    email: `visitor${counter}@example.com`,
+    message: `A prop for the haunt, please (${counter}).`,
+  };
 };
 
 async function listAll(store: InboxStore): Promise<ListedEnquiry[]> {
@@ -94,12 +98,22 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
     const { id } = await store.save(enquiry(), ["email", "webhook"]);
     const started = Date.now();
     outbox.wake();
-    await waitFor(async () => (await notification(store, id, "webhook"))?.state === "sent" && (await notification(store, id, "email"))?.state === "sent", "both sent");
+    await waitFor(
+      async () =>
+        (await notification(store, id, "webhook"))?.state === "sent" &&
+        (await notification(store, id, "email"))?.state === "sent",
+      "both sent",
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(sink.forEnquiry(id)).toHaveLength(1);
     expect(sink.forEnquiry(id)[0]!.envelope.to).toEqual(owners);
     expect(receiver.forEnquiry(id)).toHaveLength(1);
-    expect(await notification(store, id, "email")).toEqual({ channel: "email", state: "sent", attempts: 1, lastError: null });
+    expect(await notification(store, id, "email")).toEqual({
+      channel: "email",
+      state: "sent",
+      attempts: 1,
+      lastError: null,
+    });
   });
 
   it.skipIf(needsServer)("SMTP down when the enquiry is stored, then up: delivered once, after a retry", async () => {
@@ -107,110 +121,176 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
     await sink.stop();
     const { id } = await store.save(enquiry(), ["email"]);
     startOutbox({ store, channels: [emailChannel()] });
-    await waitFor(async () => ((await notification(store, id, "email"))?.attempts ?? 0) >= 1 && (await notification(store, id, "email"))?.lastError !== null, "a failed attempt");
+    await waitFor(
+      async () =>
+        ((await notification(store, id, "email"))?.attempts ?? 0) >= 1 &&
+        (await notification(store, id, "email"))?.lastError !== null,
+      "a failed attempt",
+    );
     const failed = await notification(store, id, "email");
     expect(failed?.state).toBe("pending");
     expect(failed?.lastError).toMatch(/ECONNREFUSED/);
     await sink.start();
-    await waitFor(async () => (await notification(store, id, "email"))?.state === "sent", "the e-mail sent", firstRetryMs + 5_000);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sink.forEnquiry(id)).toHaveLength(1);
-  });
-
-  it.skipIf(needsServer)("a webhook failing with 500 then recovering: delivered once, the failures recorded", async () => {
-    const store = await openStore(await fresh());
-    receiver.setMode({ status: 500 });
-    const log = vi.mocked(console.log);
-    const { id } = await store.save(enquiry(), ["webhook"]);
-    startOutbox({ store, channels: [webhookChannel()] });
-    await waitFor(async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false, "a failed attempt");
-    receiver.setMode("accept");
-    await waitFor(async () => (await notification(store, id, "webhook"))?.state === "sent", "the webhook sent", firstRetryMs + 5_000);
-    expect(receiver.forEnquiry(id)).toHaveLength(1);
-    const retries = log.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"outcome":"retry"'));
-    expect(retries.length).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(retries[0]!)).toMatchObject({ event: "notification", enquiryId: id, channel: "webhook", attempts: 1 });
-  });
-
-  it.skipIf(needsServer)("gives up a day after the enquiry was stored: failed, one loud line, no message text; retry sends it", async () => {
-    const store = await openStore(await fresh());
-    receiver.setMode({ status: 503 });
-    const errors = vi.mocked(console.error);
-    const item = { ...enquiry(), message: "the secret words of the visitor" };
-    const { id } = await store.save(item, ["webhook"], new Date(Date.now() - 24 * 60 * 60_000 - 1_000));
-    startOutbox({ store, channels: [webhookChannel()] });
-    await waitFor(async () => (await notification(store, id, "webhook"))?.state === "failed", "the notification failed");
-    const lines = errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(id));
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ event: "notification", outcome: "failed", enquiryId: id, channel: "webhook" });
-    expect(lines[0]).toContain("HTTP 503");
-    expect(lines[0]).not.toContain("secret words");
-    expect(lines[0]).not.toContain(item.email);
-    expect(receiver.forEnquiry(id)).toHaveLength(0);
-
-    // The operator fixes the cause and runs `npm run inbox -- retry`.
-    receiver.setMode("accept");
-    expect(await store.retryFailed()).toBe(1);
-    await waitFor(async () => (await notification(store, id, "webhook"))?.state === "sent", "sent after the retry");
-    expect(receiver.forEnquiry(id)).toHaveLength(1);
-  });
-
-  it.skipIf(needsServer)("two outboxes (two owners, two connections) on one database never deliver a notification twice", async () => {
-    const location = await fresh();
-    const [storeA, storeB] = [await openStore(location), await openStore(location)];
-    startOutbox({ store: storeA, channels: [emailChannel(), webhookChannel()], owner: "a", maxInFlight: 3, pollMs: 20 });
-    startOutbox({ store: storeB, channels: [emailChannel(), webhookChannel()], owner: "b", maxInFlight: 3, pollMs: 20 });
-    const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? storeA : storeB).save(enquiry(), ["email", "webhook"])));
     await waitFor(
-      async () => (await listAll(storeA)).every((e) => e.notifications.every((n) => n.state === "sent")),
-      "every notification sent",
-      20_000,
+      async () => (await notification(store, id, "email"))?.state === "sent",
+      "the e-mail sent",
+      firstRetryMs + 5_000,
     );
     await new Promise((r) => setTimeout(r, 500));
-    for (const { id } of ids) {
-      expect(sink.forEnquiry(id)).toHaveLength(1);
-      expect(receiver.forEnquiry(id)).toHaveLength(1);
-    }
-  });
-
-  it.skipIf(needsServer)("takes over a claim held by an owner that died once its lease has expired, not before", async () => {
-    const store = await openStore(await fresh());
-    const { id } = await store.save(enquiry(), ["email"]);
-    const [deadClaim] = await store.claimDue("dead-process", 10);
-    expect(deadClaim?.enquiry.id).toBe(id);
-
-    let offsetMs = 0;
-    const outbox = startOutbox({ store, channels: [emailChannel()], now: () => new Date(Date.now() + offsetMs) });
-    await new Promise((r) => setTimeout(r, 800));
-    expect(sink.forEnquiry(id)).toHaveLength(0);
-
-    offsetMs = claimLeaseMs + 1_000; // the lease has run out
-    outbox.wake();
-    await waitFor(async () => (await notification(store, id, "email"))?.state === "sent", "sent by the new owner");
     expect(sink.forEnquiry(id)).toHaveLength(1);
-    // The dead owner's claim settles nothing any more.
-    expect(await store.markSent(deadClaim!)).toBe(false);
-    expect(await notification(store, id, "email")).toMatchObject({ state: "sent", attempts: 2 });
   });
 
-  it.skipIf(needsServer)("stop() gives up on a stalled send within its grace; the claim is then taken over and sent once", async () => {
-    const location = await fresh();
-    const store = await openStore(location);
-    receiver.setMode("stall");
-    const { id } = await store.save(enquiry(), ["webhook"]);
-    const first = startOutbox({ store, channels: [webhookChannel()], stopGraceMs: 500 });
-    await waitFor(() => receiver.attempts() > 0, "the stalled post");
-    const started = Date.now();
-    await first.stop();
-    expect(Date.now() - started).toBeLessThan(2_000);
-    // Cut short by the stop: still pending, not counted as a failure.
-    expect(await notification(store, id, "webhook")).toMatchObject({ state: "pending", lastError: null });
+  it.skipIf(needsServer)(
+    "a webhook failing with 500 then recovering: delivered once, the failures recorded",
+    async () => {
+      const store = await openStore(await fresh());
+      receiver.setMode({ status: 500 });
+      const log = vi.mocked(console.log);
+      const { id } = await store.save(enquiry(), ["webhook"]);
+      startOutbox({ store, channels: [webhookChannel()] });
+      await waitFor(
+        async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false,
+        "a failed attempt",
+      );
+      receiver.setMode("accept");
+      await waitFor(
+        async () => (await notification(store, id, "webhook"))?.state === "sent",
+        "the webhook sent",
+        firstRetryMs + 5_000,
+      );
+      expect(receiver.forEnquiry(id)).toHaveLength(1);
+      const retries = log.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"outcome":"retry"'));
+      expect(retries.length).toBeGreaterThanOrEqual(1);
+      expect(JSON.parse(retries[0]!)).toMatchObject({
+        event: "notification",
+        enquiryId: id,
+        channel: "webhook",
+        attempts: 1,
+      });
+    },
+  );
 
-    receiver.setMode("accept");
-    startOutbox({ store, channels: [webhookChannel()], owner: "next", now: () => new Date(Date.now() + claimLeaseMs + 1_000) });
-    await waitFor(async () => (await notification(store, id, "webhook"))?.state === "sent", "sent by the next process");
-    expect(receiver.forEnquiry(id)).toHaveLength(1);
-  });
+  it.skipIf(needsServer)(
+    "gives up a day after the enquiry was stored: failed, one loud line, no message text; retry sends it",
+    async () => {
+      const store = await openStore(await fresh());
+      receiver.setMode({ status: 503 });
+      const errors = vi.mocked(console.error);
+      const item = { ...enquiry(), message: "the secret words of the visitor" };
+      const { id } = await store.save(item, ["webhook"], new Date(Date.now() - 24 * 60 * 60_000 - 1_000));
+      startOutbox({ store, channels: [webhookChannel()] });
+      await waitFor(
+        async () => (await notification(store, id, "webhook"))?.state === "failed",
+        "the notification failed",
+      );
+      const lines = errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(id));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        event: "notification",
+        outcome: "failed",
+        enquiryId: id,
+        channel: "webhook",
+      });
+      expect(lines[0]).toContain("HTTP 503");
+      expect(lines[0]).not.toContain("secret words");
+      expect(lines[0]).not.toContain(item.email);
+      expect(receiver.forEnquiry(id)).toHaveLength(0);
+
+      // The operator fixes the cause and runs `npm run inbox -- retry`.
+      receiver.setMode("accept");
+      expect(await store.retryFailed()).toBe(1);
+      await waitFor(async () => (await notification(store, id, "webhook"))?.state === "sent", "sent after the retry");
+      expect(receiver.forEnquiry(id)).toHaveLength(1);
+    },
+  );
+
+  it.skipIf(needsServer)(
+    "two outboxes (two owners, two connections) on one database never deliver a notification twice",
+    async () => {
+      const location = await fresh();
+      const [storeA, storeB] = [await openStore(location), await openStore(location)];
+      startOutbox({
+        store: storeA,
+        channels: [emailChannel(), webhookChannel()],
+        owner: "a",
+        maxInFlight: 3,
+        pollMs: 20,
+      });
+      startOutbox({
+        store: storeB,
+        channels: [emailChannel(), webhookChannel()],
+        owner: "b",
+        maxInFlight: 3,
+        pollMs: 20,
+      });
+      const ids = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? storeA : storeB).save(enquiry(), ["email", "webhook"])),
+      );
+      await waitFor(
+        async () => (await listAll(storeA)).every((e) => e.notifications.every((n) => n.state === "sent")),
+        "every notification sent",
+        20_000,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      for (const { id } of ids) {
+        expect(sink.forEnquiry(id)).toHaveLength(1);
+        expect(receiver.forEnquiry(id)).toHaveLength(1);
+      }
+    },
+  );
+
+  it.skipIf(needsServer)(
+    "takes over a claim held by an owner that died once its lease has expired, not before",
+    async () => {
+      const store = await openStore(await fresh());
+      const { id } = await store.save(enquiry(), ["email"]);
+      const [deadClaim] = await store.claimDue("dead-process", 10);
+      expect(deadClaim?.enquiry.id).toBe(id);
+
+      let offsetMs = 0;
+      const outbox = startOutbox({ store, channels: [emailChannel()], now: () => new Date(Date.now() + offsetMs) });
+      await new Promise((r) => setTimeout(r, 800));
+      expect(sink.forEnquiry(id)).toHaveLength(0);
+
+      offsetMs = claimLeaseMs + 1_000; // the lease has run out
+      outbox.wake();
+      await waitFor(async () => (await notification(store, id, "email"))?.state === "sent", "sent by the new owner");
+      expect(sink.forEnquiry(id)).toHaveLength(1);
+      // The dead owner's claim settles nothing any more.
+      expect(await store.markSent(deadClaim!)).toBe(false);
+      expect(await notification(store, id, "email")).toMatchObject({ state: "sent", attempts: 2 });
+    },
+  );
+
+  it.skipIf(needsServer)(
+    "stop() gives up on a stalled send within its grace; the claim is then taken over and sent once",
+    async () => {
+      const location = await fresh();
+      const store = await openStore(location);
+      receiver.setMode("stall");
+      const { id } = await store.save(enquiry(), ["webhook"]);
+      const first = startOutbox({ store, channels: [webhookChannel()], stopGraceMs: 500 });
+      await waitFor(() => receiver.attempts() > 0, "the stalled post");
+      const started = Date.now();
+      await first.stop();
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Cut short by the stop: still pending, not counted as a failure.
+      expect(await notification(store, id, "webhook")).toMatchObject({ state: "pending", lastError: null });
+
+      receiver.setMode("accept");
+      startOutbox({
+        store,
+        channels: [webhookChannel()],
+        owner: "next",
+        now: () => new Date(Date.now() + claimLeaseMs + 1_000),
+      });
+      await waitFor(
+        async () => (await notification(store, id, "webhook"))?.state === "sent",
+        "sent by the next process",
+      );
+      expect(receiver.forEnquiry(id)).toHaveLength(1);
+    },
+  );
 
   it.skipIf(name !== "PostgreSQL" || needsServer)(
     "the database stops and comes back: the outbox says so once, then delivers what was stored before",
@@ -220,7 +300,10 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
       const { id } = await store.save(enquiry(), ["webhook"]);
       receiver.setMode({ status: 500 }); // keep it pending until the database is gone
       startOutbox({ store, channels: [webhookChannel()] });
-      await waitFor(async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false, "a first, failed attempt");
+      await waitFor(
+        async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false,
+        "a first, failed attempt",
+      );
       postgres!.stopServer();
       try {
         receiver.setMode("accept");
@@ -228,9 +311,15 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
       } finally {
         postgres!.startServer();
       }
-      await waitFor(async () => (await notification(store, id, "webhook").catch(() => undefined))?.state === "sent", "sent after the restart", 20_000);
+      await waitFor(
+        async () => (await notification(store, id, "webhook").catch(() => undefined))?.state === "sent",
+        "sent after the restart",
+        20_000,
+      );
       expect(receiver.forEnquiry(id)).toHaveLength(1);
-      const claimErrors = vi.mocked(console.error).mock.calls.filter(([line]) => String(line).includes("could not claim"));
+      const claimErrors = vi
+        .mocked(console.error)
+        .mock.calls.filter(([line]) => String(line).includes("could not claim"));
       expect(claimErrors.length).toBeGreaterThanOrEqual(1);
       expect(claimErrors.length).toBeLessThanOrEqual(2);
     },

@@ -138,7 +138,12 @@ describe("the middleware over real HTTP", () => {
 
   it("passes on what it does not hold: other paths, query strings, other methods", async () => {
     passedOn = [];
-    for (const [method, path] of [["GET", "/"], ["GET", "/about?x=1"], ["POST", "/about"], ["OPTIONS", "/about"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/"],
+      ["GET", "/about?x=1"],
+      ["POST", "/about"],
+      ["OPTIONS", "/about"],
+    ] as const) {
       expect((await send(method, path)).status).toBe(599);
     }
     expect(passedOn).toEqual(["GET /", "GET /about?x=1", "POST /about", "OPTIONS /about"]);

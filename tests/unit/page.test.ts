@@ -8,9 +8,9 @@ const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "u
 
 describe("moveTrailingIntoBody", () => {
   it("puts what React wrote after </html> just before </body>, in order", () => {
-    const html = '<!DOCTYPE html><html><body><main>x</main></body></html><!--$--><script>a()</script><!--/$-->';
+    const html = "<!DOCTYPE html><html><body><main>x</main></body></html><!--$--><script>a()</script><!--/$-->";
     expect(moveTrailingIntoBody(html)).toBe(
-      '<!DOCTYPE html><html><body><main>x</main><!--$--><script>a()</script><!--/$--></body></html>',
+      "<!DOCTYPE html><html><body><main>x</main><!--$--><script>a()</script><!--/$--></body></html>",
     );
   });
 
@@ -83,7 +83,11 @@ describe("Page and replyFor", () => {
     expect(brotliDecompressSync(br.body!).toString()).toBe(html);
     expect(gunzipSync(gzip.body!).toString()).toBe(html);
     expect(plain.body!.toString()).toBe(html);
-    expect([br.headers["content-encoding"], gzip.headers["content-encoding"], plain.headers["content-encoding"]]).toEqual(["br", "gzip", undefined]);
+    expect([
+      br.headers["content-encoding"],
+      gzip.headers["content-encoding"],
+      plain.headers["content-encoding"],
+    ]).toEqual(["br", "gzip", undefined]);
     const tags = [br, gzip, plain].map((r) => r.headers.etag as string);
     for (const tag of tags) expect(tag).toMatch(/^"[\w-]{20,}"$/);
     expect(new Set(tags).size).toBe(3);

@@ -26,7 +26,10 @@ describe("RateLimiter", () => {
       time.advance(10_000);
     }
     const refused = limiter.take(undefined);
-    expect(refused?.error).toEqual({ title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedSite });
+    expect(refused?.error).toEqual({
+      title: enquiryMessages.rateLimitedTitle,
+      detail: enquiryMessages.rateLimitedSite,
+    });
     expect(refused?.retryAfterSeconds).toBe(30);
     time.advance(30_001);
     expect(limiter.take(undefined)).toBeNull();
@@ -38,7 +41,8 @@ describe("RateLimiter", () => {
     const limiter = new RateLimiter({ sitePerMinute: 0, clientPerHour: 2 }, time.now);
     expect(limiter.take("203.0.113.1")).toBeNull();
     expect(limiter.take("203.0.113.1")).toBeNull();
-    for (let i = 0; i < 5; i++) expect(limiter.take("203.0.113.1")?.error.detail).toBe(enquiryMessages.rateLimitedClient);
+    for (let i = 0; i < 5; i++)
+      expect(limiter.take("203.0.113.1")?.error.detail).toBe(enquiryMessages.rateLimitedClient);
     expect(limiter.take("203.0.113.2")).toBeNull();
     // An unknown client (no trusted proxy) is not limited per client.
     for (let i = 0; i < 5; i++) expect(limiter.take(undefined)).toBeNull();
@@ -76,28 +80,48 @@ async function site(env: Record<string, string>) {
   return started;
 }
 
-const enquiry = (token: string) => ({ name: "Test Visitor", email: "visitor@example.com", message: `Hello ${token}`, security: "Freddy" });
+const enquiry = (token: string) => ({
+  name: "Test Visitor",
+  email: "visitor@example.com",
+  message: `Hello ${token}`,
+  security: "Freddy",
+});
 
 async function postForm(base: string, values: Record<string, string>, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}/contact`, { method: "POST", body: new URLSearchParams(values), headers, redirect: "manual" });
+  const response = await fetch(`${base}/contact`, {
+    method: "POST",
+    body: new URLSearchParams(values),
+    headers,
+    redirect: "manual",
+  });
   return { status: response.status, retryAfter: response.headers.get("retry-after"), text: await response.text() };
 }
 
 const statusArea = (html: string) =>
-  (/<div[^>]*role="status"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? "").replace(/<!--.*?-->/g, "").replace(/&#x27;/g, "'").trim();
+  (/<div[^>]*role="status"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? "")
+    .replace(/<!--.*?-->/g, "")
+    .replace(/&#x27;/g, "'")
+    .trim();
 
 describe("the built server's rate limits", () => {
   it("RATE_LIMIT_SITE_PER_MINUTE=3: the 4th enquiry is a 429 that keeps the fields; typos before do not count", async () => {
-    const limited = await site({ API_HOST: upstream.origin, RATE_LIMIT_SITE_PER_MINUTE: "3", RATE_LIMIT_CLIENT_PER_HOUR: "0" });
+    const limited = await site({
+      API_HOST: upstream.origin,
+      RATE_LIMIT_SITE_PER_MINUTE: "3",
+      RATE_LIMIT_CLIENT_PER_HOUR: "0",
+    });
     const token = randomUUID();
-    for (let i = 0; i < 3; i++) expect((await postForm(limited.url, { ...enquiry(token), email: "typo" })).status).toBe(400);
+    for (let i = 0; i < 3; i++)
+      expect((await postForm(limited.url, { ...enquiry(token), email: "typo" })).status).toBe(400);
     for (let i = 0; i < 3; i++) expect((await postForm(limited.url, enquiry(token))).status).toBe(303);
 
     const refused = await postForm(limited.url, enquiry(token));
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     const status = statusArea(refused.text);
-    expect(status).toBe(formatErrors([{ title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedSite }]));
+    expect(status).toBe(
+      formatErrors([{ title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedSite }]),
+    );
     expect(status).toMatch(/^Error: .*try again later/);
     expect(refused.text).toContain(`Hello ${token}`);
     expect(upstream.receivedFor(token)).toHaveLength(3);
@@ -126,7 +150,12 @@ describe("the built server's rate limits", () => {
   });
 
   it("RATE_LIMIT_CLIENT_PER_HOUR=2 with TRUST_PROXY=1 limits each X-Forwarded-For client on its own", async () => {
-    const limited = await site({ API_HOST: upstream.origin, TRUST_PROXY: "1", RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "2" });
+    const limited = await site({
+      API_HOST: upstream.origin,
+      TRUST_PROXY: "1",
+      RATE_LIMIT_SITE_PER_MINUTE: "0",
+      RATE_LIMIT_CLIENT_PER_HOUR: "2",
+    });
     const token = randomUUID();
     // The proxy appends the address it saw; what the client claimed before it is not believed.
     const from = (client: string) => ({ "X-Forwarded-For": `198.51.100.99, ${client}` });
@@ -140,7 +169,11 @@ describe("the built server's rate limits", () => {
   });
 
   it("without a trusted proxy, X-Forwarded-For is ignored and the per-client limit does not apply", async () => {
-    const open = await site({ API_HOST: upstream.origin, RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "2" });
+    const open = await site({
+      API_HOST: upstream.origin,
+      RATE_LIMIT_SITE_PER_MINUTE: "0",
+      RATE_LIMIT_CLIENT_PER_HOUR: "2",
+    });
     const token = randomUUID();
     for (let i = 0; i < 4; i++) {
       expect((await postForm(open.url, enquiry(token), { "X-Forwarded-For": "203.0.113.1" })).status).toBe(303);

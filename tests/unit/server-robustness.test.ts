@@ -25,7 +25,12 @@ type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
 const privateValues = new Set<string>();
 
 function enquiry(token = randomUUID()) {
-  const values = { name: "Test Visitor", email: `visitor-${token}@example.com`, message: `Please quote a prop. ${token}`, security: "Freddy" };
+  const values = {
+    name: "Test Visitor",
+    email: `visitor-${token}@example.com`,
+    message: `Please quote a prop. ${token}`,
+    security: "Freddy",
+  };
   privateValues.add(values.email);
   privateValues.add(values.message);
   return { token, values };
@@ -79,10 +84,13 @@ function rawPost(
 function rawGet(agent: Agent, base: string, path: string): Promise<{ status: number } | { error: string }> {
   return new Promise((resolve) => {
     const url = new URL(path, base);
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, agent, timeout: 3_000 }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, agent, timeout: 3_000 },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+      },
+    );
     req.on("error", (error) => resolve({ error: String(error) }));
     req.on("timeout", () => req.destroy(new Error("client timeout: the connection stalled")));
     req.end();
@@ -138,19 +146,22 @@ describe("the built server with an upstream API", () => {
     { what: "chunked form body", chunked: true, contentType: form, status: 413 },
     { what: "JSON body with a Content-Length", chunked: false, contentType: "application/json", status: 415 },
     { what: "chunked JSON body", chunked: true, contentType: "application/json", status: 415 },
-  ])("refuses a 2 MB $what quickly with $status, and the connection keeps serving", async ({ chunked, contentType, status }) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const started = Date.now();
-      const reply = await rawPost(agent, site.url, "/contact", { total: twoMegabytes, chunked, contentType });
-      expect(Date.now() - started).toBeLessThan(3_000);
-      expect(reply).toMatchObject({ status });
-      expect(await rawGet(agent, site.url, "/")).toEqual({ status: 200 });
-      expect(await rawGet(agent, site.url, "/about")).toEqual({ status: 200 });
-    } finally {
-      agent.destroy();
-    }
-  });
+  ])(
+    "refuses a 2 MB $what quickly with $status, and the connection keeps serving",
+    async ({ chunked, contentType, status }) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const started = Date.now();
+        const reply = await rawPost(agent, site.url, "/contact", { total: twoMegabytes, chunked, contentType });
+        expect(Date.now() - started).toBeLessThan(3_000);
+        expect(reply).toMatchObject({ status });
+        expect(await rawGet(agent, site.url, "/")).toEqual({ status: 200 });
+        expect(await rawGet(agent, site.url, "/about")).toEqual({ status: 200 });
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
 
   it("answers missing fields with a 400 listing each, and forwards nothing", async () => {
     const { token } = enquiry();
@@ -158,7 +169,8 @@ describe("the built server with an upstream API", () => {
     expect(reply.status).toBe(400);
     const status = statusArea(reply.text);
     expect(status.startsWith(`${enquiryMessages.errorPrefix} `)).toBe(true);
-    for (const field of ["email", "message", "security"] as const) expect(status).toContain(`${enquiryFields[field].title}: `);
+    for (const field of ["email", "message", "security"] as const)
+      expect(status).toContain(`${enquiryFields[field].title}: `);
     expect(status).not.toContain(`${enquiryFields.name.title}: `);
     expect(upstream.receivedFor(token)).toEqual([]);
   });
@@ -208,7 +220,12 @@ describe("the built server with an upstream API", () => {
     upstream.script(token, {
       status: 400,
       contentType: "application/json",
-      body: JSON.stringify({ errors: [{ title: "Security", detail: "Wrong answer" }, { title: "Email", detail: "Invalid" }] }),
+      body: JSON.stringify({
+        errors: [
+          { title: "Security", detail: "Wrong answer" },
+          { title: "Email", detail: "Invalid" },
+        ],
+      }),
     });
     const reply = await postForm(site.url, values);
     expect(reply.status).toBe(400);
@@ -266,7 +283,11 @@ describe("the built server with an upstream API", () => {
 
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const big = await rawPost(agent, site.url, saveContactPath, { total: twoMegabytes, chunked: false, contentType: "application/json" });
+      const big = await rawPost(agent, site.url, saveContactPath, {
+        total: twoMegabytes,
+        chunked: false,
+        contentType: "application/json",
+      });
       expect(big).toMatchObject({ status: 404 });
       expect(await rawGet(agent, site.url, "/healthz")).toEqual({ status: 200 });
     } finally {
@@ -310,7 +331,9 @@ describe("the built server with the embedded back-end", () => {
     const { values } = enquiry();
     const reply = await postForm(site.url, { ...values, security: "Jason" });
     expect(reply.status).toBe(400);
-    expect(statusArea(reply.text)).toMatch(new RegExp(`^${enquiryMessages.errorPrefix} ${enquiryFields.security.title}: \\S`));
+    expect(statusArea(reply.text)).toMatch(
+      new RegExp(`^${enquiryMessages.errorPrefix} ${enquiryFields.security.title}: \\S`),
+    );
     expect(await storedFrom(values.email)).toEqual([]);
   });
 
@@ -337,7 +360,9 @@ describe("the built server with the embedded back-end", () => {
       body: JSON.stringify({ ...values, security: "nope" }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }] });
+    expect(await response.json()).toEqual({
+      errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }],
+    });
   });
 });
 

@@ -21,11 +21,25 @@ interface Answer {
 function raw(
   site: SiteServer,
   path: string,
-  { method = "GET", headers = {}, body, agent }: { method?: string; headers?: OutgoingHttpHeaders; body?: string; agent?: Agent } = {},
+  {
+    method = "GET",
+    headers = {},
+    body,
+    agent,
+  }: { method?: string; headers?: OutgoingHttpHeaders; body?: string; agent?: Agent } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port: site.port, path, method, headers, agent: agent ?? false, setHost: !("Host" in headers), timeout: 5_000 },
+      {
+        host: "127.0.0.1",
+        port: site.port,
+        path,
+        method,
+        headers,
+        agent: agent ?? false,
+        setHost: !("Host" in headers),
+        timeout: 5_000,
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -43,7 +57,12 @@ const form = (values: Record<string, string>) => ({
   headers: { "Content-Type": "application/x-www-form-urlencoded" },
   body: new URLSearchParams(values).toString(),
 });
-const goodEnquiry = { name: "Test Visitor", email: "visitor@example.com", message: "A prop, please.", security: "Freddy" };
+const goodEnquiry = {
+  name: "Test Visitor",
+  email: "visitor@example.com",
+  message: "A prop, please.",
+  security: "Freddy",
+};
 
 let site: SiteServer;
 let publicSite: SiteServer;
@@ -66,11 +85,14 @@ describe("malformed headers and methods get a clear 4xx, never a 5xx", () => {
     },
   );
 
-  it.each(["TRACE", "PUT", "DELETE", "OPTIONS", "PATCH"])("%s is a 405 that lists the allowed methods", async (method) => {
-    const answer = await raw(site, "/", { method });
-    expect(answer.status).toBe(405);
-    expect(answer.headers.allow).toBe("GET, HEAD, POST");
-  });
+  it.each(["TRACE", "PUT", "DELETE", "OPTIONS", "PATCH"])(
+    "%s is a 405 that lists the allowed methods",
+    async (method) => {
+      const answer = await raw(site, "/", { method });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBe("GET, HEAD, POST");
+    },
+  );
 
   it.each(["/%5C%5C", "/%5Cevil", "/%E0%A4%A", "/a%00b"])("GET %s is a 400", async (path) => {
     const answer = await raw(site, path);
@@ -78,11 +100,14 @@ describe("malformed headers and methods get a clear 4xx, never a 5xx", () => {
     expect(answer.text).toMatch(/^Bad Request/);
   });
 
-  it.each(["a<b>c", "a:99999", "exa mple.com", "a..b", "1.2.3.999", "[1:2:3]", "[1.2.3.4]"])("Host: %s is a 400", async (host) => {
-    const answer = await raw(site, "/", { headers: { Host: host } });
-    expect(answer.status).toBe(400);
-    expect(answer.text).toContain("Host");
-  });
+  it.each(["a<b>c", "a:99999", "exa mple.com", "a..b", "1.2.3.999", "[1:2:3]", "[1.2.3.4]"])(
+    "Host: %s is a 400",
+    async (host) => {
+      const answer = await raw(site, "/", { headers: { Host: host } });
+      expect(answer.status).toBe(400);
+      expect(answer.text).toContain("Host");
+    },
+  );
 
   it.each(["localhost:3000", "haunt.example", "Haunt.Example", "[::1]:8080", "my_service:3000", "10.0.0.7"])(
     "Host: %s is served",
@@ -96,7 +121,11 @@ describe("malformed headers and methods get a clear 4xx, never a 5xx", () => {
     ["a sandboxed page", "null"],
     ["garbage", "not an origin"],
   ])("a form post from %s is a 403 that says why", async (_what, origin) => {
-    const answer = await raw(site, "/contact", { method: "POST", ...form(goodEnquiry), headers: { ...form(goodEnquiry).headers, Origin: origin } });
+    const answer = await raw(site, "/contact", {
+      method: "POST",
+      ...form(goodEnquiry),
+      headers: { ...form(goodEnquiry).headers, Origin: origin },
+    });
     expect(answer.status).toBe(403);
     expect(answer.text).toMatch(/^Forbidden: this form can only be sent from the site's own pages/);
   });
@@ -139,7 +168,11 @@ describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
         expect((await raw(proxied, path, { headers: { "X-Forwarded-Proto": proto } })).status).toBe(200);
       }
       const { headers, body } = form(goodEnquiry);
-      const post = await raw(proxied, "/contact", { method: "POST", body, headers: { ...headers, "X-Forwarded-Proto": proto } });
+      const post = await raw(proxied, "/contact", {
+        method: "POST",
+        body,
+        headers: { ...headers, "X-Forwarded-Proto": proto },
+      });
       expect(post.status).toBe(303);
     } finally {
       await proxied.stop();

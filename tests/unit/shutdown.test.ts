@@ -32,7 +32,12 @@ async function startContainerLike(): Promise<SiteServer> {
 
 /** Posts one enquiry carrying the token; resolves with the status, or the error if the connection failed. */
 async function postEnquiry(site: SiteServer, token: string): Promise<number | string> {
-  const values = { name: "Test Visitor", email: "visitor@example.com", message: `Quote please. ${token}`, security: "Freddy" };
+  const values = {
+    name: "Test Visitor",
+    email: "visitor@example.com",
+    message: `Quote please. ${token}`,
+    security: "Freddy",
+  };
   try {
     const response = await fetch(`${site.url}/contact`, {
       method: "POST",
@@ -135,7 +140,12 @@ describe("docker stop (SIGTERM to PID 1 of the container's PID namespace)", () =
 
       const token = randomUUID();
       upstream.script(token, { delayMs: 1_500 });
-      const body = new URLSearchParams({ name: "V", email: "v@example.com", message: `Hi ${token}`, security: "Freddy" }).toString();
+      const body = new URLSearchParams({
+        name: "V",
+        email: "v@example.com",
+        message: `Hi ${token}`,
+        security: "Freddy",
+      }).toString();
       const inFlight = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
         const req = httpRequest(
           {

@@ -57,13 +57,20 @@ describe("formatErrors", () => {
   });
 
   it("shows whichever half is present when the other is empty", () => {
-    expect(formatErrors([{ title: "Security", detail: "" }, { title: "", detail: "Try again" }])).toBe("Error: Security Try again");
+    expect(
+      formatErrors([
+        { title: "Security", detail: "" },
+        { title: "", detail: "Try again" },
+      ]),
+    ).toBe("Error: Security Try again");
   });
 });
 
 describe("readErrorList: reading an upstream body defensively", () => {
   it("reads a list of {title, detail}", () => {
-    expect(readErrorList({ errors: [{ title: "Email", detail: "Invalid" }] })).toEqual([{ title: "Email", detail: "Invalid" }]);
+    expect(readErrorList({ errors: [{ title: "Email", detail: "Invalid" }] })).toEqual([
+      { title: "Email", detail: "Invalid" },
+    ]);
   });
 
   it("keeps items missing a title or a detail, and drops items with neither", () => {
@@ -75,14 +82,20 @@ describe("readErrorList: reading an upstream body defensively", () => {
   });
 
   it("trims text, accepts numbers and ignores other value types", () => {
-    const body = { errors: [{ title: "  Code ", detail: 42 }, { title: { nested: true }, detail: ["x"] }, { title: null, detail: true }] };
+    const body = {
+      errors: [
+        { title: "  Code ", detail: 42 },
+        { title: { nested: true }, detail: ["x"] },
+        { title: null, detail: true },
+      ],
+    };
     expect(readErrorList(body)).toEqual([{ title: "Code", detail: "42" }]);
   });
 
   it("skips items that are not objects", () => {
-    expect(readErrorList({ errors: ["Bad", 3, null, [{ title: "a" }], { title: "Email", detail: "Invalid" }] })).toEqual([
-      { title: "Email", detail: "Invalid" },
-    ]);
+    expect(
+      readErrorList({ errors: ["Bad", 3, null, [{ title: "a" }], { title: "Email", detail: "Invalid" }] }),
+    ).toEqual([{ title: "Email", detail: "Invalid" }]);
   });
 
   it.each([
@@ -108,7 +121,9 @@ describe("browserFailureText", () => {
   });
 
   it("an answer that is not our site's (a proxy's 502 or 413 page) is a plain failure, not the framework's words", () => {
-    const text = browserFailureText(new Error("Unable to decode turbo-stream response from URL: http://x/contact.data"));
+    const text = browserFailureText(
+      new Error("Unable to decode turbo-stream response from URL: http://x/contact.data"),
+    );
     expect(text).toBe(enquiryMessages.browserUnreadableAnswer);
     expect(text).not.toMatch(/turbo-stream|decode|contact\.data/);
   });
@@ -119,7 +134,14 @@ describe("browserFailureText", () => {
     ["null", null],
     ["undefined", undefined],
     ["a number", 413],
-    ["an object whose toString throws", { toString: () => { throw new Error("no"); } }],
+    [
+      "an object whose toString throws",
+      {
+        toString: () => {
+          throw new Error("no");
+        },
+      },
+    ],
   ])("a thrown non-Error value (%s) never renders as [object Object] or as the raw value", (_label, value) => {
     const text = browserFailureText(value);
     expect(text).toBe(enquiryMessages.browserUnreadableAnswer);
@@ -137,7 +159,9 @@ describe("browserFailureText", () => {
 
 describe("readErrorList: what is shown stays short", () => {
   it(`keeps at most ${maxShownErrors} entries, each title and detail at most ${maxErrorTextLength} characters`, () => {
-    const errors = readErrorList({ errors: Array.from({ length: 50 }, () => ({ title: "T".repeat(5_000), detail: "D".repeat(5_000) })) });
+    const errors = readErrorList({
+      errors: Array.from({ length: 50 }, () => ({ title: "T".repeat(5_000), detail: "D".repeat(5_000) })),
+    });
     expect(errors).toHaveLength(maxShownErrors);
     for (const error of errors!) {
       expect(error.title.length).toBeLessThanOrEqual(maxErrorTextLength);

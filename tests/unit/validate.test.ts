@@ -23,8 +23,16 @@ describe("validateEnquiry", () => {
   });
 
   it("trims every field", () => {
-    const result = validateEnquiry({ name: "  Jane  ", email: "\tjane@example.com\n", message: "\n Hi \n", security: " Freddy " });
-    expect(result).toEqual({ ok: true, enquiry: { name: "Jane", email: "jane@example.com", message: "Hi", security: "Freddy" } });
+    const result = validateEnquiry({
+      name: "  Jane  ",
+      email: "\tjane@example.com\n",
+      message: "\n Hi \n",
+      security: " Freddy ",
+    });
+    expect(result).toEqual({
+      ok: true,
+      enquiry: { name: "Jane", email: "jane@example.com", message: "Hi", security: "Freddy" },
+    });
   });
 
   it.each(enquiryFieldNames)("requires %s (missing, empty, or only whitespace)", (field) => {
@@ -49,14 +57,19 @@ describe("validateEnquiry", () => {
     expect(errors.map((e) => e.title)).toEqual([enquiryFields.name.title, enquiryFields.message.title]);
   });
 
-  it.each(["jane@example.com", "jane.doe+haunt@sub.example.co.uk", "J_D-1@example.org"])("accepts the e-mail %s", (email) => {
-    expect(validateEnquiry({ ...good, email }).ok).toBe(true);
-  });
+  it.each(["jane@example.com", "jane.doe+haunt@sub.example.co.uk", "J_D-1@example.org"])(
+    "accepts the e-mail %s",
+    (email) => {
+      expect(validateEnquiry({ ...good, email }).ok).toBe(true);
+    },
+  );
 
   it.each(["jane", "jane@", "@example.com", "jane doe@example.com", "jane@@example.com", "jane@example", "jane@.com"])(
     "refuses the e-mail %s with one e-mail message",
     (email) => {
-      expect(errorsFor({ ...good, email })).toEqual([{ title: enquiryFields.email.title, detail: "Please enter a valid e-mail address." }]);
+      expect(errorsFor({ ...good, email })).toEqual([
+        { title: enquiryFields.email.title, detail: "Please enter a valid e-mail address." },
+      ]);
     },
   );
 
@@ -96,11 +109,18 @@ describe("validateEnquiry", () => {
 
 describe("control characters", () => {
   it("are dropped from every field before the checks (PostgreSQL refuses NUL), keeping tabs and line breaks", () => {
-    const result = validateEnquiry({ name: "Jane\u0000 Doe\u001b", email: "jane@example.com", message: "Line\u0000 one\n\tLine two\u007f", security: "Freddy" });
+    const result = validateEnquiry({
+      name: "Jane\u0000 Doe\u001b",
+      email: "jane@example.com",
+      message: "Line\u0000 one\n\tLine two\u007f",
+      security: "Freddy",
+    });
     expect(result).toEqual({
       ok: true,
       enquiry: { name: "Jane Doe", email: "jane@example.com", message: "Line one\n\tLine two", security: "Freddy" },
     });
-    expect(validateEnquiry({ name: "\u0000\u0001", email: "jane@example.com", message: "m", security: "Freddy" }).ok).toBe(false);
+    expect(
+      validateEnquiry({ name: "\u0000\u0001", email: "jane@example.com", message: "m", security: "Freddy" }).ok,
+    ).toBe(false);
   });
 });

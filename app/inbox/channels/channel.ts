@@ -36,7 +36,10 @@ export function multiLine(text: string): string {
 export function describeFailure(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return oneLine(typeof code === "string" && !error.message.includes(code) ? `${code}: ${error.message}` : error.message, 300);
+    return oneLine(
+      typeof code === "string" && !error.message.includes(code) ? `${code}: ${error.message}` : error.message,
+      300,
+    );
   }
   return oneLine(String(error), 300);
 }

@@ -11,7 +11,12 @@ import { multiLine, oneLine, type NotificationChannel } from "./channel";
  */
 
 /** Well under the outbox's 30 s lease, so a slow server fails an attempt instead of outliving the claim. */
-export const smtpTimeouts = { connectionTimeout: 8_000, greetingTimeout: 8_000, socketTimeout: 12_000, dnsTimeout: 5_000 };
+export const smtpTimeouts = {
+  connectionTimeout: 8_000,
+  greetingTimeout: 8_000,
+  socketTimeout: 12_000,
+  dnsTimeout: 5_000,
+};
 
 /**
  * One mailbox and nothing else: no display name, comment, group, list, quote, or whitespace that an address parser
@@ -41,7 +46,10 @@ export function smtpOptions(smtpUrl: string): SMTPTransport.Options {
 }
 
 function receivedText(receivedAt: Date): string {
-  return receivedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  return receivedAt
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 }
 
 /** The message for one enquiry: headers from fixed values and one-line texts, the visitor's words in the body. */

@@ -69,7 +69,9 @@ export function createWebhookChannel(url: string): NotificationChannel {
         }
         if (error instanceof TypeError) {
           const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-          throw new Error(`webhook at ${new URL(url).host} unreachable: ${cause?.code ?? cause?.message ?? error.message}`);
+          throw new Error(
+            `webhook at ${new URL(url).host} unreachable: ${cause?.code ?? cause?.message ?? error.message}`,
+          );
         }
         throw error;
       } finally {
