@@ -38,4 +38,23 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX notifications_due ON notifications (state, next_attempt_at)",
     ],
   },
+  {
+    // The owner's inbox (issue 16) and the spam filter (issue 17) build on these: an enquiry's status, why it was held
+    // as spam, and the activity log (who did what, when; never the message text).
+    version: 2,
+    statements: [
+      "ALTER TABLE enquiries ADD COLUMN status TEXT NOT NULL DEFAULT 'new'",
+      "ALTER TABLE enquiries ADD COLUMN spam_reasons TEXT",
+      "CREATE INDEX enquiries_by_status ON enquiries (status, received_at)",
+      `CREATE TABLE activity (
+        id TEXT PRIMARY KEY,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        enquiry_id TEXT,
+        detail TEXT
+      )`,
+      "CREATE INDEX activity_by_time ON activity (at, id)",
+    ],
+  },
 ];

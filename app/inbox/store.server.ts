@@ -6,6 +6,7 @@ import { openSqlite } from "~/inbox/sqlite.server";
 import type {
   Channel,
   ClaimedNotification,
+  EnquiryStatus,
   InboxStore,
   ListedEnquiry,
   NewEnquiry,
@@ -64,6 +65,8 @@ function enquiryFrom(row: Row): StoredEnquiry {
     name: String(row.name),
     email: String(row.email),
     message: String(row.message),
+    status: (row.status ?? "new") as EnquiryStatus,
+    spamReasons: row.spam_reasons ? (JSON.parse(String(row.spam_reasons)) as string[]) : [],
   };
 }
 

@@ -14,9 +14,16 @@ export interface NewEnquiry {
   message: string;
 }
 
+/** new: not opened yet; read: opened in the inbox; handled: answered; spam: held aside by the spam filter. */
+export const enquiryStatuses = ["new", "read", "handled", "spam"] as const;
+export type EnquiryStatus = (typeof enquiryStatuses)[number];
+
 export interface StoredEnquiry extends NewEnquiry {
   id: string;
   receivedAt: Date;
+  status: EnquiryStatus;
+  /** Why the spam filter held it (empty unless status is spam). */
+  spamReasons: string[];
 }
 
 /** `duplicate`: the same address sent the same message within the duplicate window; nothing new was stored. */

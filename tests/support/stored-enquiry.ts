@@ -8,6 +8,8 @@ export function storedEnquiry(message: string, overrides: Partial<StoredEnquiry>
     name: "Ann Visitor",
     email: "ann@visitor.example",
     message,
+    status: "new",
+    spamReasons: [],
     ...overrides,
   };
 }

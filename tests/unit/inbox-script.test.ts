@@ -153,9 +153,11 @@ describe("npm run inbox", () => {
         name: "Dee",
         email: "dee@example.com",
         message: "Now!",
+        status: "new",
+        spamReasons: [],
         notifications: [{ channel: "email", state: "failed", attempts: 1, lastError: "SMTP 550 mailbox unavailable" }],
       },
-      ...[bob, cat, ann].map((record) => ({ ...record, notifications: [] })),
+      ...[bob, cat, ann].map((record) => ({ ...record, status: "new", spamReasons: [], notifications: [] })),
     ]);
     for (const item of items) expect(item.id).toEqual(expect.any(String));
   });
@@ -294,7 +296,7 @@ describe("npm run inbox", () => {
     });
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as Record<string, unknown>[]).map(withoutId)).toEqual(
-      [bob, cat, ann].map((r) => ({ ...r, notifications: [] })),
+      [bob, cat, ann].map((r) => ({ ...r, status: "new", spamReasons: [], notifications: [] })),
     );
   });
 });
