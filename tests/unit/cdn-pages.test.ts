@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryFieldNames, honeypotField } from "~/enquiry/fields";
-import { noStore, pageCacheControl } from "~/http/headers.server";
+import { noStore, pageCacheControl } from "~/pages/headers.server";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 

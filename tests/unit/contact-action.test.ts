@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { parseConfig, type Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
-import { handleContactPost, sentLocation, type ContactActionData } from "~/enquiry/contact.server";
+import { acceptEnquiry } from "~/enquiry/accept.server";
+import { contactPageAnswer, sentLocation, type ContactActionData } from "~/enquiry/answers.server";
 import { enquiryFields, honeypotField, maxBodyBytes, type Enquiry } from "~/enquiry/fields";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { freePort, noRateLimits } from "../support/site-server";
+import { testServices } from "../support/services";
 import { useTempDir } from "../support/temp-dir";
 
 /** The contact route's action, called directly with real Requests, forwarding to the fake upstream over HTTP. */
@@ -54,7 +56,7 @@ type Result = { status: number; location?: string | null; data?: ContactActionDa
 
 async function act(body: BodyInit, headers: Record<string, string> = {}, withConfig: Config = config): Promise<Result> {
   const request = new Request("http://site.test/contact", { method: "POST", body, headers });
-  const result = await handleContactPost(request, withConfig);
+  const result = contactPageAnswer(await acceptEnquiry(request, "form", testServices(withConfig)));
   // One structured line per attempt, whatever happened, and never the visitor's words.
   expect(logs).toHaveLength(1);
   const line = JSON.parse(logs[0]!) as Record<string, unknown>;
@@ -66,7 +68,7 @@ async function act(body: BodyInit, headers: Record<string, string> = {}, withCon
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
-describe("handleContactPost", () => {
+describe("the contact action (acceptEnquiry, contactPageAnswer)", () => {
   it("forwards a good form post once and redirects 303 to the thank-you", async () => {
     const sent = enquiry();
     const token = sent.message.split(" ").at(-1)!;
@@ -84,11 +86,9 @@ describe("handleContactPost", () => {
   it("never logs the message or the e-mail address", async () => {
     const sent = enquiry();
     const request = new Request("http://site.test/contact", { method: "POST", body: form(sent) });
-    await handleContactPost(request, config);
-    await handleContactPost(
-      new Request("http://site.test/contact", { method: "POST", body: form({ ...sent, security: "" }) }),
-      config,
-    );
+    contactPageAnswer(await acceptEnquiry(request, "form", testServices(config)));
+    const empty = new Request("http://site.test/contact", { method: "POST", body: form({ ...sent, security: "" }) });
+    contactPageAnswer(await acceptEnquiry(empty, "form", testServices(config)));
     expect(logs).toHaveLength(2);
     for (const line of logs) {
       expect(line).not.toContain(sent.email);

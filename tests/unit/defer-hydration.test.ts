@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFERRED_REL, deferHydration, LOAD_WAIT_LIMIT_MS } from "~/http/defer-hydration.server";
+import { DEFERRED_REL, deferHydration, LOAD_WAIT_LIMIT_MS } from "~/pages/defer-hydration.server";
 import { startSite, type SiteServer } from "../support/site-server";
 
 // The shape of what Remix 2.17's <Scripts> renders at the end of <body> (single fetch, lazy route discovery).

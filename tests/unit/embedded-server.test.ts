@@ -4,7 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryMessages } from "~/content/site";
-import { sentLocation } from "~/enquiry/contact.server";
+import { sentLocation } from "~/enquiry/answers.server";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { postForm, statusArea } from "../support/site-http";
 import { readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Config } from "~/config.server";
+import { acceptEnquiry } from "~/enquiry/accept.server";
 import { enquiryFieldNames, enquiryFields, type Enquiry } from "~/enquiry/fields";
-import { postEnquiry, readOutcome, saveContactPath, sendEnquiry } from "~/enquiry/forward.server";
+import { postEnquiry, readOutcome, saveContactPath } from "~/enquiry/forward.server";
 import { maxErrorTextLength, maxShownErrors } from "~/enquiry/status";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { useEmbeddedInbox } from "../support/embedded-inbox";
 import { startHostileUpstream } from "../support/hostile-upstream";
+import { testServices } from "../support/services";
 import { freePort } from "../support/site-server";
 
 /** The upstream client against a real HTTP server on 127.0.0.1 (the fake upstream), one token per test. */
@@ -169,13 +170,16 @@ describe("readOutcome: an error body that breaks off", () => {
   });
 });
 
-describe("sendEnquiry", () => {
-  const withApi: Config = { ...inbox.config, apiHost: undefined };
+describe("acceptEnquiry: to the API when API_HOST is set, else to the embedded inbox", () => {
+  const formPost = (sent: Enquiry) =>
+    new Request("http://site.test/contact", { method: "POST", body: new URLSearchParams(sent) });
+  const embedded = inbox.services;
+  const withApi = () => testServices({ ...inbox.config, apiHost: upstream.origin });
 
   it("with API_HOST goes to the upstream and stores nothing", async () => {
     const token = randomUUID();
     const sent = enquiry(token);
-    expect(await sendEnquiry(sent, { ...withApi, apiHost: upstream.origin })).toEqual({ kind: "sent", status: 201 });
+    expect(await acceptEnquiry(formPost(sent), "form", withApi())).toEqual({ kind: "accepted", upstreamStatus: 201 });
     expect(upstream.receivedFor(token)).toHaveLength(1);
     expect((await inbox.stored()).filter((item) => item.message === sent.message)).toEqual([]);
   });
@@ -183,19 +187,18 @@ describe("sendEnquiry", () => {
   it("without API_HOST stores a right answer in the embedded inbox and sends nothing over HTTP", async () => {
     const token = randomUUID();
     const sent = { ...enquiry(token), security: " freddy " };
-    expect(await sendEnquiry(sent, withApi)).toEqual({ kind: "sent", status: 204 });
+    expect(await acceptEnquiry(formPost(sent), "form", embedded)).toEqual({ kind: "accepted" });
     const stored = (await inbox.stored()).filter((item) => item.message === sent.message);
     expect(stored).toMatchObject([{ name: sent.name, email: sent.email, message: sent.message }]);
     expect(upstream.receivedFor(token)).toEqual([]);
   });
 
-  it("without API_HOST rejects a wrong answer with the embedded back-end's errors and stores nothing", async () => {
+  it("without API_HOST refuses a wrong answer with the embedded back-end's errors and stores nothing", async () => {
     const sent = { ...enquiry(), security: "Jason" };
-    const outcome = await sendEnquiry(sent, withApi);
-    expect(outcome).toEqual({
-      kind: "rejected",
-      status: 400,
+    expect(await acceptEnquiry(formPost(sent), "form", embedded)).toEqual({
+      kind: "wrong-answer",
       errors: [{ title: enquiryFields.security.title, detail: expect.any(String) }],
+      values: sent,
     });
     expect((await inbox.stored()).filter((item) => item.message === sent.message)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import {
   hardeningHeaders,
   noStore,
   pageCacheControl,
-} from "~/http/headers.server";
+} from "~/pages/headers.server";
 
 /** "a b; c d" -> { a: ["b"], c: ["d"] } */
 function directives(policy: string): Record<string, string[]> {

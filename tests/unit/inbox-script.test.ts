@@ -1,17 +1,17 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openInboxStore } from "~/inbox/store.server";
-import type { InboxStore, V1Record } from "~/inbox/types";
+import { openInboxStore } from "~/store/store.server";
+import type { InboxStore, V1Record } from "~/store/types";
 import { ensureBuilt, projectRoot } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
- * `npm run inbox` (scripts/inbox.mjs running the built app/inbox/cli.server.ts) as a child process, on SQLite files in
+ * `npm run inbox` (build/server/cli.js, bundled from server/cli/) as a child process, on SQLite files in
  * temp dirs filled through the app's own store.
  */
 
-const script = join(projectRoot, "scripts/inbox.mjs");
+const script = join(projectRoot, "build/server/cli.js");
 const temp = useTempDir("haunt-inbox-cli-");
 
 interface Run {

@@ -2,15 +2,10 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { StoreUnavailableError } from "../../app/inbox/sql.server";
-import {
-  claimLeaseMs,
-  duplicateWindowMs,
-  openInboxStore,
-  parseDatabaseUrl,
-  type DatabaseLocation,
-} from "../../app/inbox/store.server";
-import type { InboxStore, ListedEnquiry } from "../../app/inbox/types";
+import { StoreUnavailableError } from "../../app/store/sql.server";
+import { parseDatabaseUrl, type DatabaseLocation } from "~/config.server";
+import { claimLeaseMs, duplicateWindowMs, openInboxStore } from "../../app/store/store.server";
+import type { InboxStore, ListedEnquiry } from "../../app/store/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
 

@@ -1,7 +1,7 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmailChannel, isSingleMailbox, smtpOptions } from "~/inbox/channels/email.server";
-import type { StoredEnquiry } from "~/inbox/types";
+import { createEmailChannel, isSingleMailbox, smtpOptions } from "~/notify/channels/email.server";
+import type { StoredEnquiry } from "~/store/types";
 import { storedEnquiry } from "../support/stored-enquiry";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
 

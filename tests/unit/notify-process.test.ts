@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ListedEnquiry } from "~/inbox/types";
+import type { ListedEnquiry } from "~/store/types";
 import {
   ensureBuilt,
   readInbox,
@@ -13,7 +13,7 @@ import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 /**
- * Notifications through the real built server (`node server.mjs`), its SQLite database in a temp dir, a real SMTP
+ * Notifications through the real built server (`npm start`), its SQLite database in a temp dir, a real SMTP
  * server and a real webhook receiver: crashes, restarts, two processes on one file, shutdown.
  */
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWebhookChannel, summaryMaxLength, webhookPayload } from "~/inbox/channels/webhook.server";
-import type { StoredEnquiry } from "~/inbox/types";
+import { createWebhookChannel, summaryMaxLength, webhookPayload } from "~/notify/channels/webhook.server";
+import type { StoredEnquiry } from "~/store/types";
 import { storedEnquiry } from "../support/stored-enquiry";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 

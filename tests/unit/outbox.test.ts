@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createEmailChannel } from "~/inbox/channels/email.server";
-import { createWebhookChannel } from "~/inbox/channels/webhook.server";
-import { createOutbox, firstRetryMs, type Outbox, type OutboxOptions } from "~/inbox/outbox.server";
-import { claimLeaseMs, openInboxStore, type DatabaseLocation } from "~/inbox/store.server";
-import type { Channel, InboxStore, ListedEnquiry, NotificationSummary } from "~/inbox/types";
+import { createEmailChannel } from "~/notify/channels/email.server";
+import { createWebhookChannel } from "~/notify/channels/webhook.server";
+import { createOutbox, firstRetryMs, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import type { DatabaseLocation } from "~/config.server";
+import { claimLeaseMs, openInboxStore } from "~/store/store.server";
+import type { Channel, InboxStore, ListedEnquiry, NotificationSummary } from "~/store/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { waitFor } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";

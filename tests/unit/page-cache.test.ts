@@ -1,9 +1,10 @@
 import { request as httpRequest, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageCacheControl } from "~/http/headers.server";
-import { createPageCacheMiddleware, isKeepable, keepPage, PageCache, pageKey } from "~/http/page-cache.server";
-import { Page } from "~/http/page.server";
+import { pageCacheControl } from "~/pages/headers.server";
+import { isKeepable, keepPage, PageCache, pageKey } from "~/pages/page-cache.server";
+import { pageCacheMiddleware } from "../../server/page-cache";
+import { Page } from "~/pages/page.server";
 
 const html = (n: number) => `<!DOCTYPE html><html><body>${`<p>page ${n}</p>`.repeat(50)}</body></html>`;
 const page = (n = 1, { status = 200, cacheControl = pageCacheControl } = {}) =>
@@ -40,10 +41,10 @@ describe("isKeepable", () => {
 
   it("keeps nothing for a URL with a query string, so a query cannot grow the cache", () => {
     const cache = new PageCache();
-    for (let i = 0; i < 50; i++) keepPage(new Request(`http://site/?q=${i}`), page(), cache);
+    for (let i = 0; i < 50; i++) keepPage(cache, new Request(`http://site/?q=${i}`), page());
     expect(cache.size.entries).toBe(0);
-    keepPage(new Request("http://site/contact?sent=1"), page(), cache);
-    keepPage(new Request("http://site/about"), page(), cache);
+    keepPage(cache, new Request("http://site/contact?sent=1"), page());
+    keepPage(cache, new Request("http://site/about"), page());
     expect(cache.size.entries).toBe(1);
   });
 });
@@ -91,7 +92,7 @@ describe("PageCache", () => {
 
 describe("the middleware over real HTTP", () => {
   const cache = new PageCache();
-  const middleware = createPageCacheMiddleware(cache);
+  const middleware = pageCacheMiddleware(cache);
   let server: Server;
   let url: string;
   let passedOn: string[] = [];

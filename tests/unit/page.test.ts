@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes, moveTrailingIntoBody } from "~/http/document.server";
-import { etagMatches, Page, pageResponse, preferredEncoding, replyFor } from "~/http/page.server";
+import { inlineScriptHashes, moveTrailingIntoBody } from "~/pages/document.server";
+import { etagMatches, Page, pageResponse, preferredEncoding, replyFor } from "~/pages/page.server";
 
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 

@@ -3,17 +3,17 @@ import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryMessages } from "~/content/site";
-import { sentLocation } from "~/enquiry/contact.server";
+import { sentLocation } from "~/enquiry/answers.server";
 import { enquiryFields, honeypotField, maxBodyBytes } from "~/enquiry/fields";
 import { saveContactPath } from "~/enquiry/forward.server";
-import { noStore, pageCacheControl } from "~/http/headers.server";
+import { noStore, pageCacheControl } from "~/pages/headers.server";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { runSiteExpectingExit, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { postForm, statusArea, type Reply } from "../support/site-http";
 import { useTempDir } from "../support/temp-dir";
 
 /**
- * The real built server (remix-serve build/index.js) over plain HTTP: hostile and heavy input must never crash it,
+ * The real built server (`npm start`) over plain HTTP: hostile and heavy input must never crash it,
  * produce a 5xx, or reach the upstream API; good input reaches it exactly once.
  */
 

@@ -6,7 +6,7 @@ import { startHostileUpstream } from "../support/hostile-upstream";
 import { runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
 
 /**
- * The real built server (`node server.mjs`) over plain HTTP: nothing a request's headers say chooses the site's
+ * The real built server (`npm start`) over plain HTTP: nothing a request's headers say chooses the site's
  * public address, malformed headers and methods get a clear 4xx (never a 5xx), and a misbehaving upstream cannot
  * make a page unbounded.
  */

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sentLocation } from "~/enquiry/contact.server";
+import { sentLocation } from "~/enquiry/answers.server";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
- * docker stop without Docker: the production start command (`node server.mjs`) runs as PID 1 of a new PID namespace,
+ * docker stop without Docker: the production start command (`node build/server/index.js`) runs as PID 1 of a new PID namespace,
  * as in the container, and gets SIGTERM from outside while enquiries are in flight. Docker sends SIGKILL 10 s later,
  * and the kernel kills the whole namespace once PID 1 exits: whatever was not answered by then is lost.
  */

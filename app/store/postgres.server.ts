@@ -1,5 +1,5 @@
 import pg from "pg";
-import { withTimeout, type Migration, type Params, type Row, type SqlClient, type Statement } from "~/inbox/sql.server";
+import { withTimeout, type Migration, type Params, type Row, type SqlClient, type Statement } from "~/store/sql.server";
 
 /**
  * PostgreSQL through node-postgres, for several site instances on one database. A bounded pool; every call is bounded

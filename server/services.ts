@@ -1,15 +1,35 @@
 import { getConfig } from "~/config.server";
-import { configuredChannels, startOutbox, stopOutbox } from "~/inbox/outbox.server";
-import { startInbox, stopInbox } from "~/inbox/runtime.server";
+import { RateLimiter } from "~/enquiry/rate-limit.server";
+import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "~/notify/outbox.server";
+import { PageCache } from "~/pages/page-cache.server";
+import type { SiteServices } from "~/services.server";
+import { currentInbox, inboxChannels, startInbox, stopInbox } from "./database";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last
- * request has been answered (see server.mjs). Starting checks the environment: a bad value stops the start with a
- * message naming the variable.
+ * request has been answered (see main.ts), and what it lends the app through the load context. Starting checks the
+ * environment: a bad value stops the start with a message naming the variable.
  */
 
 // How long the start waits for the inbox database before serving pages anyway (it keeps retrying in the background).
 const inboxStartWaitMs = 5_000;
+
+/** The process's services, as loaders and actions see them (`context.services`). */
+export function createServices(): SiteServices {
+  const config = getConfig();
+  const limiter = new RateLimiter({
+    sitePerMinute: config.rateLimitSitePerMinute,
+    clientPerHour: config.rateLimitClientPerHour,
+  });
+  return {
+    config,
+    inbox: currentInbox,
+    channels: inboxChannels,
+    wakeOutbox,
+    admit: (clientAddress) => limiter.take(clientAddress),
+    pageCache: new PageCache(),
+  };
+}
 
 export async function startServices(): Promise<void> {
   const config = getConfig();

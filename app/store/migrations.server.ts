@@ -1,4 +1,4 @@
-import type { Migration } from "~/inbox/sql.server";
+import type { Migration } from "~/store/sql.server";
 
 /**
  * The inbox's schema, versioned. Applied at start, each version once (recorded in schema_migrations). The SQL is

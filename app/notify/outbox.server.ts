@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { NotifyConfig } from "~/config.server";
-import { describeFailure, type NotificationChannel } from "~/inbox/channels/channel";
-import { createEmailChannel } from "~/inbox/channels/email.server";
-import { createWebhookChannel } from "~/inbox/channels/webhook.server";
-import type { Channel, ClaimedNotification, InboxStore } from "~/inbox/types";
+import { describeFailure, type NotificationChannel } from "~/notify/channels/channel";
+import { createEmailChannel } from "~/notify/channels/email.server";
+import { createWebhookChannel } from "~/notify/channels/webhook.server";
+import type { Channel, ClaimedNotification, InboxStore } from "~/store/types";
 
 /**
  * The sender: claims due notifications from the store (atomically, under a lease, so several processes on one

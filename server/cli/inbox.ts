@@ -1,9 +1,9 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { getConfig } from "~/config.server";
-import { describeDatabase } from "~/inbox/runtime.server";
-import { openInboxStore } from "~/inbox/store.server";
-import type { InboxStore, ListedEnquiry } from "~/inbox/types";
+import { describeDatabase, getConfig } from "~/config.server";
+import { openInboxStore } from "~/store/store.server";
+import type { InboxStore, ListedEnquiry } from "~/store/types";
+import { escapedUnsafe, visible } from "~/text/safety";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -104,12 +104,6 @@ async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
 }
 
-// C0 and C1 controls, DEL, and the bidirectional overrides and isolates that can make text read differently.
-// eslint-disable-next-line no-control-regex
-const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** For a terminal or a spreadsheet: unsafe characters become U+FFFD; tabs and line breaks stay. */
-const visible = (value: string) => value.replace(unsafe, "\uFFFD");
-
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 function notificationLine(enquiry: ListedEnquiry): string {
@@ -144,8 +138,7 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 }
 
 /** JSON escapes C0 itself; the other unsafe characters are written as \u escapes, so the data stays exact. */
-const safeJson = (value: unknown) =>
-  JSON.stringify(value, null, 2).replace(unsafe, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const safeJson = (value: unknown) => escapedUnsafe(JSON.stringify(value, null, 2));
 
 async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
   let first = true;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { deferHydration } from "~/http/defer-hydration.server";
-import { applyDocumentHeaders } from "~/http/headers.server";
-import { Page } from "~/http/page.server";
+import { deferHydration } from "~/pages/defer-hydration.server";
+import { applyDocumentHeaders } from "~/pages/headers.server";
+import { Page } from "~/pages/page.server";
 
 /**
  * The one place a rendered document becomes what is sent: made valid, set to hydrate after load, its inline scripts

@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { pageCacheControl } from "~/http/headers.server";
-import { sendPage, type Page } from "~/http/page.server";
+import { pageCacheControl } from "~/pages/headers.server";
+import type { Page } from "~/pages/page.server";
 
 /**
  * Finished pages kept in memory, so a repeated request is answered without Remix, React or compression.
@@ -76,23 +75,10 @@ export function isKeepable(request: { method: string; url: string }, page: Page)
   );
 }
 
-export const pageCache = new PageCache();
-
 /** Keeps a page Remix just rendered, if it may be kept. */
-export function keepPage(request: Request, page: Page, cache = pageCache): void {
+export function keepPage(cache: PageCache, request: Request, page: Page): void {
   if (!isKeepable(request, page)) return;
   const url = new URL(request.url);
   const key = pageKey(url.pathname + url.search);
   if (key !== undefined) cache.set(key, page);
-}
-
-/** Express middleware, before Remix's handler: answers from the cache, or passes the request on. */
-export function createPageCacheMiddleware(cache = pageCache) {
-  return (request: IncomingMessage, response: ServerResponse, next: () => void) => {
-    if (request.method !== "GET" && request.method !== "HEAD") return next();
-    const key = pageKey(request.url ?? "/");
-    const page = key === undefined ? undefined : cache.get(key);
-    if (!page) return next();
-    sendPage(page, request, response);
-  };
 }

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { migrations } from "~/inbox/migrations.server";
-import { openPostgres } from "~/inbox/postgres.server";
-import type { Row, SqlClient, Statement } from "~/inbox/sql.server";
-import { openSqlite } from "~/inbox/sqlite.server";
+import type { DatabaseLocation } from "~/config.server";
+import { migrations } from "~/store/migrations.server";
+import { openPostgres } from "~/store/postgres.server";
+import type { Row, SqlClient, Statement } from "~/store/sql.server";
+import { openSqlite } from "~/store/sqlite.server";
 import type {
   Channel,
   ClaimedNotification,
@@ -13,7 +14,7 @@ import type {
   NotificationState,
   StoredEnquiry,
   V1Record,
-} from "~/inbox/types";
+} from "~/store/types";
 
 /** The same address with the same message within this long of a stored enquiry is a duplicate (double click, resubmit). */
 export const duplicateWindowMs = 10 * 60_000;
@@ -21,23 +22,6 @@ export const duplicateWindowMs = 10 * 60_000;
 export const claimLeaseMs = 30_000;
 
 const listPageSize = 200;
-
-/** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
-export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
-
-export function parseDatabaseUrl(value: string): DatabaseLocation | null {
-  if (/^postgres(ql)?:\/\//i.test(value)) {
-    try {
-      const url = new URL(value);
-      // A server to talk to: a host name, or a socket directory as ?host=
-      return url.hostname || url.searchParams.get("host") ? { kind: "postgres", url: value } : null;
-    } catch {
-      return null;
-    }
-  }
-  const path = value.startsWith("file:") ? value.slice("file:".length).replace(/^\/\/(?=\/)/, "") : "";
-  return path ? { kind: "sqlite", path } : null;
-}
 
 /** Opens the database and applies pending migrations. */
 export async function openInboxStore(

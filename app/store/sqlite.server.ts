@@ -9,7 +9,7 @@ import {
   type Row,
   type SqlClient,
   type Statement,
-} from "~/inbox/sql.server";
+} from "~/store/sql.server";
 
 /**
  * SQLite through Node's built-in `node:sqlite` (no native add-on to compile, patched with the runtime). Its API is

@@ -1,6 +1,7 @@
 import { notificationCopy } from "~/content/site";
-import type { StoredEnquiry } from "~/inbox/types";
-import { multiLine, oneLine, type NotificationChannel } from "./channel";
+import type { StoredEnquiry } from "~/store/types";
+import { multiLine, oneLine } from "~/text/safety";
+import type { NotificationChannel } from "./channel";
 
 /**
  * A chat webhook: one JSON POST per enquiry that Slack (`text`) and Discord (`content`) incoming webhooks both

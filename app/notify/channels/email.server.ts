@@ -2,8 +2,9 @@ import nodemailer, { type SendMailOptions } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { EmailChannelConfig } from "~/config.server";
 import { notificationCopy } from "~/content/site";
-import type { StoredEnquiry } from "~/inbox/types";
-import { multiLine, oneLine, type NotificationChannel } from "./channel";
+import type { StoredEnquiry } from "~/store/types";
+import { multiLine, oneLine } from "~/text/safety";
+import type { NotificationChannel } from "./channel";
 
 /**
  * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is
