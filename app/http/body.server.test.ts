@@ -1,7 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { maxBodyBytes } from "~/enquiry/fields";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
-import { waitFor } from "../support/site-server";
 
 /** A body of `total` bytes served in `chunk`-sized pieces, recording how much has been pulled and whether it ended. */
 function countingBody(total: number, chunk = 16 * 1024) {
@@ -59,7 +58,7 @@ describe("readBodyCapped", () => {
     const { stream, state } = countingBody(2 * 1024 * 1024);
     const result = await readBodyCapped(post(stream, { "Content-Length": String(2 * 1024 * 1024) }), maxBodyBytes);
     expect(result).toEqual({ ok: false, reason: "too-large" });
-    await waitFor(() => state.closed, "the refused body to be drained");
+    await vi.waitFor(() => expect(state.closed, "the refused body to be drained").toBe(true), { timeout: 5_000 });
     expect(state.cancelled).toBe(false);
   });
 
@@ -71,7 +70,7 @@ describe("readBodyCapped", () => {
     // Answered after reading just past the cap (plus what the stream had queued), not after the whole 2 MB.
     expect(state.pulled).toBeLessThanOrEqual(maxBodyBytes + 3 * chunk);
     // Cancelling would destroy the server's socket before the 413 is written; draining keeps the connection usable.
-    await waitFor(() => state.closed, "the rest of the body to be drained");
+    await vi.waitFor(() => expect(state.closed, "the rest of the body to be drained").toBe(true), { timeout: 5_000 });
     expect(state.cancelled).toBe(false);
   });
 
@@ -96,7 +95,9 @@ describe("readBodyCapped", () => {
       },
     });
     expect(await readBodyCapped(post(failing), maxBodyBytes)).toEqual({ ok: false, reason: "too-large" });
-    await waitFor(() => sent > maxBodyBytes * 2, "the failing body to be drained");
+    await vi.waitFor(() => expect(sent > maxBodyBytes * 2, "the failing body to be drained").toBe(true), {
+      timeout: 5_000,
+    });
   });
 });
 
@@ -104,7 +105,7 @@ describe("discardBody", () => {
   it("drains an unread body and leaves a used or locked one alone", async () => {
     const { stream, state } = countingBody(256 * 1024);
     discardBody(post(stream));
-    await waitFor(() => state.closed, "the body to be drained");
+    await vi.waitFor(() => expect(state.closed, "the body to be drained").toBe(true), { timeout: 5_000 });
 
     const locked = post("abc");
     locked.body!.getReader();
