@@ -57,4 +57,32 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX activity_by_time ON activity (at, id)",
     ],
   },
+  {
+    // The owner's inbox on the web (issue 16): operators who may log in (argon2id PHC strings, never a password),
+    // their sessions (only a SHA-256 of the cookie's id is stored) and recent failed logins for the throttle.
+    version: 4,
+    statements: [
+      `CREATE TABLE operators (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        operator_id TEXT NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX sessions_by_operator ON sessions (operator_id)",
+      `CREATE TABLE login_failures (
+        id TEXT PRIMARY KEY,
+        account_key TEXT NOT NULL,
+        client TEXT NOT NULL,
+        at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX login_failures_by_key ON login_failures (account_key, client, at)",
+    ],
+  },
 ];

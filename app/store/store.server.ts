@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { DatabaseLocation } from "~/config.server";
 import { migrations } from "~/store/migrations.server";
+import { ownerOperations } from "~/store/owner.server";
 import { openPostgres } from "~/store/postgres.server";
 import type { Row, SqlClient, Statement } from "~/store/sql.server";
 import { openSqlite } from "~/store/sqlite.server";
@@ -39,10 +40,10 @@ export async function openInboxStore(
   return createInboxStore(client);
 }
 
-const emailKey = (email: string) => email.trim().toLowerCase();
+export const emailKey = (email: string) => email.trim().toLowerCase();
 const time = (value: unknown) => new Date(Number(value));
 
-function enquiryFrom(row: Row): StoredEnquiry {
+export function enquiryFrom(row: Row): StoredEnquiry {
   return {
     id: String(row.id),
     receivedAt: time(row.received_at),
@@ -81,6 +82,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
   };
 
   return {
+    ...ownerOperations(db),
     async save(enquiry: NewEnquiry, channels: readonly Channel[], now = new Date()) {
       const id = randomUUID();
       const key = emailKey(enquiry.email);

@@ -1,3 +1,5 @@
+import type { OwnerStore } from "~/store/owner-types";
+
 /**
  * The embedded inbox's storage contract, the same on SQLite and PostgreSQL. An enquiry and its pending
  * notifications are committed together; the outbox claims due notifications, sends them and settles each claim.
@@ -65,7 +67,7 @@ export interface V1Record {
   message: string;
 }
 
-export interface InboxStore {
+export interface InboxStore extends OwnerStore {
   /** Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate). */
   save(enquiry: NewEnquiry, channels: readonly Channel[], now?: Date): Promise<SaveResult>;
   /** Imports v1 lines; each line is imported once, however often this runs. Resolves with the number newly added. */

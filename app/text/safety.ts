@@ -31,3 +31,13 @@ export const visible = (value: string): string => value.replace(displayUnsafe, "
 /** For JSON text: unsafe characters written as \u escapes, so the data stays exact but shows nothing unsafe. */
 export const escapedUnsafe = (json: string): string =>
   json.replace(displayUnsafe, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/**
+ * For a CSV cell a spreadsheet opens: unsafe characters shown as U+FFFD, formula-looking text (= + - @, a leading tab
+ * or CR) given a leading ', then quoted when it holds , ; " or a line break. The CLI's --csv and the inbox's export.
+ */
+export function csvCell(value: string): string {
+  const cell = visible(value);
+  const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}

@@ -3,7 +3,8 @@ import { parseArgs } from "node:util";
 import { describeDatabase, getConfig } from "~/config.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
-import { escapedUnsafe, visible } from "~/text/safety";
+import { csvCell, escapedUnsafe, visible } from "~/text/safety";
+import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -17,7 +18,7 @@ Commands:
   list (default)   the stored enquiries, newest first, with their notifications
   retry            put failed notifications back to pending: the running server sends them
   erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications
-
+${ownerUsage}
 Options for list:
   --json           a JSON array
   --csv            CSV (RFC 4180, header row) for a spreadsheet
@@ -27,13 +28,12 @@ Options for list:
 The database is DATABASE_URL (default file:data/enquiries.db), as for the server.
 `;
 
-interface Io {
-  stdout: Writable;
-  stderr: Writable;
-}
+type Io = OwnerIo;
 
 /** Runs the command; resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
 export async function runInboxCommand(argv: readonly string[], io: Io): Promise<number> {
+  // The owner's inbox on the web: operators and the activity log (server/cli/operators.ts).
+  if (isOwnerCommand(argv)) return runOwnerCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -153,12 +153,6 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 
 const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
 
-/** A spreadsheet cell: formula-looking text gets a leading ', then quoting when it holds , ; " or a line break. */
-function csvCell(value: string): string {
-  const cell = visible(value);
-  const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
   await write(out, `${csvColumns.join(",")}\r\n`);
