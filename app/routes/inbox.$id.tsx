@@ -110,7 +110,8 @@ export default function InboxEnquiry() {
           <p className="mt-1 break-all text-bone-100">{enquiry.email}</p>
           <p className="mt-1 text-sm text-bone-300">
             <time dateTime={receivedAt.toISOString()}>{absoluteTime(receivedAt)}</time> ·{" "}
-            {timeAgo(receivedAt, new Date(now))} · status: <span className="font-medium text-bone-100">{enquiry.status}</span>
+            {timeAgo(receivedAt, new Date(now))} · status:{" "}
+            <span className="font-medium text-bone-100">{enquiry.status}</span>
           </p>
           {spam && enquiry.spamReasons.length > 0 ? (
             <p className="mt-1 text-sm text-bone-300">Held as spam: {enquiry.spamReasons.join("; ")}</p>
@@ -178,7 +179,8 @@ export default function InboxEnquiry() {
                     <>
                       <dt className="text-bone-300">Next attempt</dt>
                       <dd className="text-bone-50">
-                        {absoluteTime(new Date(step.nextAttemptAt))} ({timeAgo(new Date(step.nextAttemptAt), new Date(now))})
+                        {absoluteTime(new Date(step.nextAttemptAt))} (
+                        {timeAgo(new Date(step.nextAttemptAt), new Date(now))})
                       </dd>
                     </>
                   ) : null}
@@ -186,7 +188,11 @@ export default function InboxEnquiry() {
                 <Form method="post" className="mt-3">
                   <input type="hidden" name="intent" value="resend" />
                   <input type="hidden" name="channel" value={channel} />
-                  <button type="submit" className={quietButtonClass} aria-label={`${inboxCopy.enquiry.resend} (${name})`}>
+                  <button
+                    type="submit"
+                    className={quietButtonClass}
+                    aria-label={`${inboxCopy.enquiry.resend} (${name})`}
+                  >
                     {inboxCopy.enquiry.resend}
                   </button>
                 </Form>

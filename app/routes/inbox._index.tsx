@@ -35,7 +35,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         receivedAt: item.receivedAt,
         name: item.name,
         email: item.email,
-        firstLine: item.message.split(/\r?\n/).find((line) => line.trim() !== "")?.slice(0, 160) ?? "",
+        firstLine:
+          item.message
+            .split(/\r?\n/)
+            .find((line) => line.trim() !== "")
+            ?.slice(0, 160) ?? "",
         status: item.status,
         notifications: item.notifications.map(({ channel, state }) => ({ channel, state })),
       })),
@@ -111,7 +115,9 @@ export default function InboxList() {
                     ) : null}
                   </h2>
                   <p className="text-sm text-bone-300">
-                    <time dateTime={new Date(item.receivedAt).toISOString()}>{absoluteTime(new Date(item.receivedAt))}</time>
+                    <time dateTime={new Date(item.receivedAt).toISOString()}>
+                      {absoluteTime(new Date(item.receivedAt))}
+                    </time>
                     {" · "}
                     {timeAgo(new Date(item.receivedAt), new Date(now))}
                   </p>

@@ -17,7 +17,10 @@ const perPage = 100;
 /** Who did what and when: logins, failed logins, exports, erasures, status and operator changes (never message text). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { operator, store } = await requireOperator(request, context);
-  const page = Math.max(1, Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1));
+  const page = Math.max(
+    1,
+    Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1),
+  );
   const entries = await store.listActivity({ limit: perPage + 1, offset: (page - 1) * perPage });
   return data(
     { operator: operator.email, entries: entries.slice(0, perPage), page, hasMore: entries.length > perPage },

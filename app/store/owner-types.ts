@@ -89,7 +89,10 @@ export interface OwnerStore {
   listActivity(options: { limit: number; offset?: number }): Promise<ActivityEntry[]>;
 
   /** One page of the inbox, newest first; `hasMore` when a later page exists. */
-  inboxPage(query: InboxQuery, page: { limit: number; offset: number }): Promise<{ items: EnquiryWithDelivery[]; hasMore: boolean }>;
+  inboxPage(
+    query: InboxQuery,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: EnquiryWithDelivery[]; hasMore: boolean }>;
   /** Every enquiry of the query, newest first, in pages (for the CSV export). */
   inboxAll(query: InboxQuery): AsyncIterable<EnquiryWithDelivery>;
   /** How many enquiries each folder holds (with `search` applied when given). */

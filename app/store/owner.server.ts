@@ -29,7 +29,8 @@ const folderCondition: Record<Folder, string> = {
 
 /** LIKE with the visitor's % and _ taken literally (escaped with a backslash). */
 const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-const searchCondition = "(LOWER(name) LIKE ? ESCAPE '\\' OR LOWER(email) LIKE ? ESCAPE '\\' OR LOWER(message) LIKE ? ESCAPE '\\')";
+const searchCondition =
+  "(LOWER(name) LIKE ? ESCAPE '\\' OR LOWER(email) LIKE ? ESCAPE '\\' OR LOWER(message) LIKE ? ESCAPE '\\')";
 
 function where(query: InboxQuery): { sql: string; params: Params } {
   const search = query.search?.trim();
@@ -58,16 +59,14 @@ export function ownerOperations(db: SqlClient): OwnerStore {
       ...enquiryFrom(row),
       notifications: notifications
         .filter((n) => String(n.enquiry_id) === String(row.id))
-        .map(
-          (n): DeliveryStep => ({
-            channel: n.channel as Channel,
-            state: n.state as NotificationState,
-            attempts: Number(n.attempts),
-            lastError: n.last_error === null ? null : String(n.last_error),
-            nextAttemptAt: n.state === "pending" ? timeOrNull(n.next_attempt_at) : null,
-            sentAt: timeOrNull(n.sent_at),
-          }),
-        ),
+        .map((n): DeliveryStep => ({
+          channel: n.channel as Channel,
+          state: n.state as NotificationState,
+          attempts: Number(n.attempts),
+          lastError: n.last_error === null ? null : String(n.last_error),
+          nextAttemptAt: n.state === "pending" ? timeOrNull(n.next_attempt_at) : null,
+          sentAt: timeOrNull(n.sent_at),
+        })),
     }));
   };
 
@@ -87,10 +86,13 @@ export function ownerOperations(db: SqlClient): OwnerStore {
         ]);
         return { created: false };
       }
-      await db.query(
-        "INSERT INTO operators (id, email, email_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-        [randomUUID(), email.trim(), emailKey(email), passwordHash, now.getTime()],
-      );
+      await db.query("INSERT INTO operators (id, email, email_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?)", [
+        randomUUID(),
+        email.trim(),
+        emailKey(email),
+        passwordHash,
+        now.getTime(),
+      ]);
       return { created: true };
     },
 
@@ -185,16 +187,14 @@ export function ownerOperations(db: SqlClient): OwnerStore {
 
     async listActivity({ limit, offset = 0 }) {
       const rows = await db.query("SELECT * FROM activity ORDER BY at DESC, id DESC LIMIT ? OFFSET ?", [limit, offset]);
-      return rows.map(
-        (row): ActivityEntry => ({
-          id: String(row.id),
-          at: time(row.at),
-          actor: String(row.actor),
-          action: String(row.action),
-          enquiryId: row.enquiry_id === null ? null : String(row.enquiry_id),
-          detail: row.detail === null ? null : String(row.detail),
-        }),
-      );
+      return rows.map((row): ActivityEntry => ({
+        id: String(row.id),
+        at: time(row.at),
+        actor: String(row.actor),
+        action: String(row.action),
+        enquiryId: row.enquiry_id === null ? null : String(row.enquiry_id),
+        detail: row.detail === null ? null : String(row.detail),
+      }));
     },
 
     async inboxPage(query, { limit, offset }) {

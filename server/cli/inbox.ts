@@ -153,7 +153,6 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 
 const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
 
-
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
   await write(out, `${csvColumns.join(",")}\r\n`);
   for await (const enquiry of enquiries) {

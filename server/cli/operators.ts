@@ -89,14 +89,19 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
     const shown = visible(email);
     if (sub === "list") {
       const operators = await store.listOperators();
-      if (operators.length === 0) io.stdout.write("No operators yet: add one with `npm run inbox -- operator add EMAIL`.\n");
+      if (operators.length === 0)
+        io.stdout.write("No operators yet: add one with `npm run inbox -- operator add EMAIL`.\n");
       for (const operator of operators)
         io.stdout.write(`${visible(operator.email)}  (added ${operator.createdAt.toISOString().slice(0, 10)})\n`);
       return 0;
     }
     if (sub === "add") {
       const { created } = await store.putOperator(email, await hashPassword(password!));
-      await store.logActivity({ actor, action: created ? "operator added" : "operator password changed", detail: email });
+      await store.logActivity({
+        actor,
+        action: created ? "operator added" : "operator password changed",
+        detail: email,
+      });
       io.stdout.write(
         created
           ? `Operator ${shown} added: log in at ${config.publicUrl}/inbox\n`

@@ -14,6 +14,7 @@ const dataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
 /** The embedded servers' SQLite files: the tests read them (and hold their locks) directly. */
 export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
+export const ownerDatabase = join(dataDir, "owner.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
 export const upstreamTimeoutMs = 1500;
@@ -47,6 +48,19 @@ export const e2eServers = {
     port: base + 2,
     url: url(base + 2),
     env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits },
+  },
+  // The owner's inbox (/inbox): embedded, at the PUBLIC_URL the tests use (the cross-site check compares Origin with
+  // it), behind one trusted proxy so that each test is its own client address for the login throttle.
+  owner: {
+    port: base + 6,
+    url: url(base + 6),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${ownerDatabase}`,
+      PUBLIC_URL: url(base + 6),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+    },
   },
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {

@@ -14,7 +14,11 @@ export function DeliverySummary({ notifications }: { notifications: Step[] }) {
         <span key={step.channel}>
           {index > 0 ? ", " : ""}
           {channelNames[step.channel] ?? step.channel}{" "}
-          <span className={step.state === "failed" ? "font-semibold text-red-300" : step.state === "sent" ? "text-ghoul-300" : ""}>
+          <span
+            className={
+              step.state === "failed" ? "font-semibold text-red-300" : step.state === "sent" ? "text-ghoul-300" : ""
+            }
+          >
             {stateWords[step.state] ?? step.state}
           </span>
         </span>
