@@ -45,6 +45,7 @@ export function errorInWords(raw: string): string {
   const known: [RegExp, string][] = [
     [/ECONNREFUSED/i, "The server refused the connection: it is down or the address is wrong."],
     [/ETIMEDOUT|timed? ?out|timeout/i, "The server did not answer in time."],
+    [/unreachable|EHOSTUNREACH|ENETUNREACH|bad port/i, "The server could not be reached at that address."],
     [/ENOTFOUND|EAI_AGAIN|getaddrinfo/i, "The server's name could not be found."],
     [/ECONNRESET|socket hang up|closed/i, "The connection was cut before the send finished."],
     [/EAUTH|auth|535|534/i, "The mail server refused the login: check SMTP_URL's user and password."],

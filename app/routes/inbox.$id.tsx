@@ -171,7 +171,7 @@ export default function InboxEnquiry() {
                       <dt className="text-bone-300">Last error</dt>
                       <dd className="text-bone-50">
                         {errorInWords(step.lastError)}{" "}
-                        <span className="break-all text-bone-300">({step.lastError})</span>
+                        <span className="break-words text-bone-300">({step.lastError})</span>
                       </dd>
                     </>
                   ) : null}
