@@ -99,6 +99,50 @@ describe("operator commands", () => {
   });
 });
 
+describe("sessions on SQLite", () => {
+  let dir: string;
+  let site: SiteServer | undefined;
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), "haunt-sessions-"));
+  }, 120_000);
+  afterAll(async () => {
+    await site?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a forged id, a revoked session and a removed operator's session open nothing; each session is its operator's", async () => {
+    const databaseUrl = `file:${join(dir, "inbox.db")}`;
+    for (const email of ["owner@example.com", "helper@example.com"])
+      expect(cli(databaseUrl, ["operator", "add", email], `${email} has a long password\n`).code).toBe(0);
+    site = await startSite({ API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl });
+    const logIn = async (email: string) =>
+      sessionCookie(
+        (
+          await send(site!, "/inbox/login", {
+            method: "POST",
+            body: { email, password: `${email} has a long password`, next: "/inbox" },
+          })
+        ).headers,
+      );
+    const status = async (cookie: string) => (await send(site!, "/inbox", { cookie })).status;
+
+    const [owner, helper] = [await logIn("owner@example.com"), await logIn("helper@example.com")];
+    expect((await send(site, "/inbox", { cookie: owner })).text).toContain("Logged in as <span");
+    expect((await send(site, "/inbox", { cookie: helper })).text).toContain("helper@example.com");
+    expect((await send(site, "/inbox", { cookie: owner })).text).not.toContain("helper@example.com");
+    for (const forged of ["inbox_session=" + "A".repeat(43), "inbox_session=' OR 1=1 --", "__Host-inbox_session=x"])
+      expect(await status(forged)).toBe(302);
+
+    expect(cli(databaseUrl, ["operator", "revoke-sessions", "helper@example.com"]).stdout).toMatch(/^1 session /);
+    expect(await status(helper)).toBe(302);
+    expect(await status(owner)).toBe(200);
+    const again = await logIn("helper@example.com");
+    expect(cli(databaseUrl, ["operator", "remove", "helper@example.com"]).code).toBe(0);
+    expect(await status(again)).toBe(302);
+  }, 60_000);
+});
+
 describe.skipIf(!postgresAvailable)("sessions on PostgreSQL", () => {
   let postgres: TestPostgres;
   const sites: SiteServer[] = [];
