@@ -10,6 +10,7 @@ import {
   safeNext,
   sessionCookie,
   sessionIdOf,
+  unavailable,
 } from "~/owner/session.server";
 import { emailKey } from "~/store/store.server";
 import { oneLine } from "~/text/safety";
@@ -25,6 +26,10 @@ export type LoginOutcome =
  * elsewhere only ever throttles themselves; while throttled, not even the right password gets in from there.
  */
 export async function logIn(request: Request, context: AppLoadContext, now = new Date()): Promise<LoginOutcome> {
+  return attempt(request, context, now).catch(unavailable);
+}
+
+async function attempt(request: Request, context: AppLoadContext, now: Date): Promise<LoginOutcome> {
   requireEmbedded(context);
   const { config } = context.services;
   refuseCrossSite(request, config);

@@ -56,14 +56,19 @@ export function requireEmbedded(context: AppLoadContext): void {
   if (context.services.config.apiHost) throw new Response(null, { status: 404, headers: privateHeaders });
 }
 
-/** The open inbox database, or a 503 that says so in words. */
+/** A database that does not answer becomes a 503 that says so in words (anything else is rethrown). */
+export function unavailable(error: unknown): never {
+  if (error instanceof StoreUnavailableError)
+    throw plain(503, "The inbox database is not reachable right now. Try again in a minute.");
+  throw error;
+}
+
+/** The open inbox database, or that 503. */
 export function inboxStore(context: AppLoadContext): InboxStore {
   try {
     return context.services.inbox();
   } catch (error) {
-    if (error instanceof StoreUnavailableError)
-      throw plain(503, "The inbox database is not reachable right now. Try again in a minute.");
-    throw error;
+    return unavailable(error);
   }
 }
 
@@ -95,7 +100,7 @@ export async function requireOperator(request: Request, context: AppLoadContext)
   if (request.method !== "GET" && request.method !== "HEAD") refuseCrossSite(request, config);
   const store = inboxStore(context);
   const id = sessionIdOf(request, config);
-  const session = id ? await store.useSession(hashSessionId(id), sessionLimits) : null;
+  const session = id ? await store.useSession(hashSessionId(id), sessionLimits).catch(unavailable) : null;
   if (!session || !id) {
     const url = new URL(request.url);
     const back = request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
