@@ -80,6 +80,36 @@ test("an operator logs in, reads, handles, exports and erases an enquiry", async
   expect(await seriousA11yViolations(page)).toEqual([]);
 });
 
+test("spam and back, handled and back to new, as plain forms", async ({ page, open }) => {
+  test.setTimeout(90_000);
+  const token = randomUUID().slice(0, 8);
+  const operator = newOperator();
+  await asClient(page);
+  await sendEnquiry(page, open, token);
+  await open(`${owner.url}/inbox/login?next=${encodeURIComponent(`/inbox?q=${token}`)}`);
+  await logIn(page, operator);
+  await page.getByRole("link", { name: `Vlad ${token}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Vlad ${token}` })).toBeVisible();
+  const id = page.url().split("/inbox/")[1]!.split("?")[0]!;
+
+  await page.getByRole("button", { name: inboxCopy.enquiry.markSpam }).click();
+  await expect(page.getByRole("status")).toHaveText("Marked as spam.");
+  expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("spam");
+  await page.goto(`${owner.url}/inbox?folder=spam&q=${token}`);
+  await expect(page.getByRole("link", { name: `Vlad ${token}` })).toBeVisible();
+  await page.goto(`${owner.url}/inbox/${id}`);
+  await page.getByRole("button", { name: inboxCopy.enquiry.notSpam }).click();
+  await expect(page.getByRole("status")).toHaveText("Marked as not spam: the notifications go out now.");
+  // Not spam made it new; the page the owner is looking at marks it read again.
+  expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("read");
+
+  await page.getByRole("button", { name: inboxCopy.enquiry.markHandled }).click();
+  await expect(page.getByRole("status")).toHaveText("Marked handled.");
+  await page.getByRole("button", { name: inboxCopy.enquiry.markNew }).click();
+  await expect(page).toHaveURL(`${owner.url}/inbox`);
+  expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("new");
+});
+
 test("a wrong password and an unknown address get the same answer", async ({ page, open }) => {
   test.setTimeout(60_000);
   const operator = newOperator();
