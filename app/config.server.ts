@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webhookFormats, type WebhookFormat } from "~/inbox/channels/webhook-formats";
 import { parseDatabaseUrl, type DatabaseLocation } from "~/inbox/store.server";
 
 /**
@@ -7,7 +8,7 @@ import { parseDatabaseUrl, type DatabaseLocation } from "~/inbox/store.server";
  */
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
-// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL) ----------------------------
+// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT) ----------------------------
 // Kept together so the other variables' changes merge without touching these.
 
 /** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
@@ -83,9 +84,14 @@ function notifyEnvShape() {
       z
         .url({
           protocol: /^https?$/,
-          error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)",
+          error: "must be an http:// or https:// URL (a Slack, Discord, Mattermost, Google Chat or Teams webhook)",
         })
         .optional(),
+    ),
+    // Unset: chosen from the webhook URL's host (see docs/notifications.md).
+    NOTIFY_WEBHOOK_FORMAT: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim().toLowerCase() : value),
+      z.enum(webhookFormats, { error: `must be one of ${webhookFormats.join(", ")}` }).optional(),
     ),
   };
 }
@@ -118,6 +124,8 @@ export interface NotifyConfig {
   email: EmailChannelConfig | undefined;
   /** Never logged whole: Slack's and Discord's webhook URLs are secrets. */
   webhookUrl: string | undefined;
+  /** The payload format NOTIFY_WEBHOOK_FORMAT names; undefined: chosen from the URL's host. */
+  webhookFormat?: WebhookFormat;
 }
 
 function notifyConfig(data: {
@@ -125,8 +133,9 @@ function notifyConfig(data: {
   NOTIFY_EMAIL_TO?: string[];
   NOTIFY_EMAIL_FROM?: { name: string | undefined; address: string };
   NOTIFY_WEBHOOK_URL?: string;
+  NOTIFY_WEBHOOK_FORMAT?: WebhookFormat;
 }): NotifyConfig {
-  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL } = data;
+  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT } = data;
   const email =
     SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
       ? {
@@ -136,7 +145,11 @@ function notifyConfig(data: {
           ...(NOTIFY_EMAIL_FROM.name ? { fromName: NOTIFY_EMAIL_FROM.name } : {}),
         }
       : undefined;
-  return { email, webhookUrl: NOTIFY_WEBHOOK_URL };
+  return {
+    email,
+    webhookUrl: NOTIFY_WEBHOOK_URL,
+    ...(NOTIFY_WEBHOOK_FORMAT ? { webhookFormat: NOTIFY_WEBHOOK_FORMAT } : {}),
+  };
 }
 
 // --- end of notifications ---------------------------------------------------------------------------------------

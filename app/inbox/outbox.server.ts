@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { NotifyConfig } from "~/config.server";
 import { describeFailure, type NotificationChannel } from "~/inbox/channels/channel";
 import { createEmailChannel } from "~/inbox/channels/email.server";
+import { formatForUrl } from "~/inbox/channels/webhook-formats";
 import { createWebhookChannel } from "~/inbox/channels/webhook.server";
 import type { Channel, ClaimedNotification, InboxStore } from "~/inbox/types";
 
@@ -255,7 +256,10 @@ function describeChannels(notify: NotifyConfig): string {
     const smtp = new URL(notify.email.smtpUrl);
     parts.push(`e-mail to ${notify.email.to.length} address(es) through ${smtp.protocol}//${smtp.host}`);
   }
-  if (notify.webhookUrl) parts.push(`webhook at ${new URL(notify.webhookUrl).host}`);
+  if (notify.webhookUrl)
+    parts.push(
+      `webhook at ${new URL(notify.webhookUrl).host} (${notify.webhookFormat ?? formatForUrl(notify.webhookUrl)} format)`,
+    );
   return parts.join(", ");
 }
 
@@ -282,7 +286,7 @@ export function startOutbox(
   }
   const channels: NotificationChannel[] = [];
   if (notify.email) channels.push(createEmailChannel(notify.email));
-  if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl));
+  if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
   running = createOutbox({ store, channels, ...options });
   running.start();
   console.log(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
