@@ -104,14 +104,20 @@ async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
 }
 
+/** `2026-11-24 14:32:05 UTC` */
+const utcTime = (at: Date) => `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 function notificationLine(enquiry: ListedEnquiry): string {
   if (enquiry.notifications.length === 0) return "not notified";
   return enquiry.notifications
-    .map(({ channel, state, attempts, lastError }) => {
+    .map(({ channel, state, attempts, lastError, nextAttemptAt }) => {
       const tries = attempts > 0 ? ` after ${plural(attempts, "attempt")}` : "";
-      return `${channel} ${state}${tries}${lastError && state !== "sent" ? ` (${visible(lastError)})` : ""}`;
+      const why = lastError && state !== "sent" ? ` (${visible(lastError)})` : "";
+      // Not tried yet: it goes out as soon as a server runs; after a failure, the retry has its time.
+      const next = state === "pending" && attempts > 0 && nextAttemptAt ? `, next try ${utcTime(nextAttemptAt)}` : "";
+      return `${channel} ${state}${tries}${why}${next}`;
     })
     .join(", ");
 }
@@ -153,11 +159,14 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 
 const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
 
-/** A spreadsheet cell: formula-looking text gets a leading ', then quoting when it holds , ; " or a line break. */
+/**
+ * A spreadsheet cell: formula-looking text gets a leading ', then quoting when it holds , ; " a tab or a line break
+ * (a spreadsheet that guesses the separator splits at tabs too).
+ */
 function csvCell(value: string): string {
   const cell = visible(value);
   const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
