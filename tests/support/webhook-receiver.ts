@@ -85,6 +85,7 @@ export async function startWebhookReceiver({ port: wantedPort }: { port?: number
           if (!done) inFlight -= 1;
           done = true;
         };
+        response.on("finish", finish);
         response.on("close", finish);
         const answer = typeof mode === "function" ? mode({ inFlight, index }) : mode;
         request.on("data", (chunk: Buffer) => chunks.push(chunk));
