@@ -31,6 +31,8 @@ export interface SmtpSink {
   setMode(mode: SinkMode): void;
   /** Connections opened so far (each send opens one): shows that a client tried while the sink was refusing. */
   connections(): number;
+  /** The commands (first word of each line) that reached the server in clear text, e.g. EHLO, STARTTLS, AUTH. */
+  plainCommands(): string[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -81,17 +83,23 @@ export async function startSmtpSink({
   port: wantedPort,
   auth,
   starttls = false,
+  tls,
 }: {
   port?: number;
   auth?: { user: string; pass: string };
-  /** Offer STARTTLS, with smtp-server's own self-signed certificate (which a client must not trust). */
+  /**
+   * Offer STARTTLS, with smtp-server's own self-signed certificate (which a client must not trust), or with `tls`.
+   * Without it, STARTTLS is neither announced (hideSTARTTLS) nor accepted.
+   */
   starttls?: boolean;
+  tls?: { key: string; cert: string };
 } = {}): Promise<SmtpSink> {
   const port = wantedPort ?? (await freePort());
   const messages: ReceivedMail[] = [];
   let mode: SinkMode = "accept";
   let server: SMTPServer | undefined;
   let connectionCount = 0;
+  const commands: string[] = [];
   const stalled = new Set<() => void>();
 
   const address = (a: SMTPServerAddress | false) => (a ? a.address : "");
@@ -129,11 +137,14 @@ export async function startSmtpSink({
       mode = next;
     },
     connections: () => connectionCount,
+    plainCommands: () => [...commands],
     async start() {
       if (server) return;
       const instance = new SMTPServer({
         // Plain SMTP on loopback unless the test asks for STARTTLS; AUTH only when the test asks for it.
         disabledCommands: [...(starttls ? [] : ["STARTTLS"]), ...(auth ? [] : ["AUTH"])],
+        hideSTARTTLS: !starttls,
+        ...(tls ?? {}),
         allowInsecureAuth: true,
         authOptional: !auth,
         logger: false,
@@ -152,6 +163,18 @@ export async function startSmtpSink({
         onData,
       });
       instance.on("error", () => {});
+      // What the client says before any TLS: once a connection is upgraded its bytes are no longer text commands.
+      instance.server.on("connection", (socket) => {
+        let plain = true;
+        socket.on("data", (chunk: Buffer) => {
+          if (!plain) return;
+          for (const line of chunk.toString("latin1").split("\r\n")) {
+            const word = /^[A-Za-z]+/.exec(line)?.[0]?.toUpperCase();
+            if (word) commands.push(word);
+            if (word === "STARTTLS") plain = false;
+          }
+        });
+      });
       await new Promise<void>((resolve, reject) => {
         instance.server.once("error", reject);
         instance.listen(port, "127.0.0.1", () => resolve());
