@@ -131,6 +131,7 @@ export function createOutbox({
    * of sending it again.
    */
   const deliveredNotRecorded = new Map<string, ClaimedNotification>();
+  let lastRecordTry = 0;
 
   const failureFacts = (error: unknown): FailureFacts =>
     error instanceof DeliveryError
@@ -219,7 +220,10 @@ export function createOutbox({
         return;
       } catch (error) {
         if (attempt >= 3 || claim.claimUntil.getTime() - now().getTime() < 2_000) {
-          if (failure === undefined) deliveredNotRecorded.set(claim.id, claim);
+          if (failure === undefined) {
+            deliveredNotRecorded.set(claim.id, claim);
+            lastRecordTry = Date.now(); // it has just failed: the next try after recordRetryMs
+          }
           log({
             outcome: "error",
             enquiryId: claim.enquiry.id,
@@ -257,7 +261,6 @@ export function createOutbox({
   const inFlight = new Set<Promise<void>>();
   let lastClaimError: string | undefined;
   let lastClaimErrorAt = 0;
-  let lastRecordTry = 0;
 
   function start(claim: ClaimedNotification): void {
     sending.set(claim.channel, (sending.get(claim.channel) ?? 0) + 1);

@@ -29,6 +29,8 @@ export interface SmtpSink {
   /** Messages whose X-Enquiry-Id header is this id. */
   forEnquiry(id: string): ReceivedMail[];
   setMode(mode: SinkMode): void;
+  /** Each message is answered this long after its data arrived (accepted all the same): a slow server. */
+  setDelay(ms: number): void;
   /** Connections opened so far (each send opens one): shows that a client tried while the sink was refusing. */
   connections(): number;
   /** The commands (first word of each line) that reached the server in clear text, e.g. EHLO, STARTTLS, AUTH. */
@@ -99,6 +101,7 @@ export async function startSmtpSink({
   let mode: SinkMode = "accept";
   let server: SMTPServer | undefined;
   let connectionCount = 0;
+  let delayMs = 0;
   const commands: string[] = [];
   const stalled = new Set<() => void>();
 
@@ -108,6 +111,10 @@ export async function startSmtpSink({
     const chunks: Buffer[] = [];
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     stream.on("end", () => {
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+    const answer = () => {
       if (mode === "stall") {
         // Never answer: the client must give up on its own.
         stalled.add(() => callback(Object.assign(new Error("stalled"), { responseCode: 421 })));
@@ -125,7 +132,7 @@ export async function startSmtpSink({
         user: typeof session.user === "string" ? session.user : undefined,
       });
       callback();
-    });
+    };
   }
 
   const sink: SmtpSink = {
@@ -135,6 +142,9 @@ export async function startSmtpSink({
     forEnquiry: (id) => messages.filter((m) => m.headers.get("x-enquiry-id")?.[0] === id),
     setMode(next) {
       mode = next;
+    },
+    setDelay(ms) {
+      delayMs = ms;
     },
     connections: () => connectionCount,
     plainCommands: () => [...commands],
