@@ -4,7 +4,7 @@ import { createWebhookChannel, webhookBody } from "~/notify/channels/webhook.ser
 import type { WebhookFormat } from "~/notify/channels/webhook-formats";
 import type { StoredEnquiry } from "~/store/types";
 import { storedEnquiry } from "../support/stored-enquiry";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { startWebhookReceiver, type Answer, type WebhookReceiver } from "../support/webhook-receiver";
 
 const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
   storedEnquiry("A talking skull for the queue line, please.", overrides);
@@ -55,6 +55,81 @@ describe("the webhook post", () => {
     expect(post?.headers["content-type"]).toBe("application/json");
     expect(Object.keys(post!.json as object).sort()).toEqual(fields);
     expect(post!.json).toEqual(JSON.parse(JSON.stringify(webhookBody(format, e))));
+  });
+});
+
+/**
+ * What each service checks before it accepts a post, as its documentation says, answering with its own error body
+ * when a check fails (the receiver then plays that service).
+ */
+const serviceChecks: Record<Exclude<WebhookFormat, "json">, (body: Record<string, unknown>) => Answer> = {
+  slack: (body) =>
+    typeof body.text === "string" && body.text.length <= 40_000 && !/<[!@#]/.test(body.text)
+      ? { status: 200, body: "ok" }
+      : { status: 400, body: "invalid_payload" },
+  discord: (body) =>
+    typeof body.content === "string" &&
+    body.content.length <= 2_000 &&
+    !/[\ud800-\udbff](?![\udc00-\udfff])/.test(body.content) &&
+    JSON.stringify(body.allowed_mentions) === '{"parse":[]}'
+      ? { status: 204 }
+      : { status: 400, body: '{"message": "Invalid Form Body", "code": 50035}' },
+  mattermost: (body) =>
+    typeof body.text === "string" && [...body.text].length <= 16_383 && !/(^|\s)@(channel|here|all)\b/i.test(body.text)
+      ? { status: 200, body: "ok" }
+      : { status: 400, body: '{"id": "web.incoming_webhook.text.app_error", "message": "Unable to post."}' },
+  googlechat: (body) =>
+    Object.keys(body).every((key) => key === "text") && typeof body.text === "string" && body.text.length <= 4_096
+      ? { status: 200, body: "{}" }
+      : {
+          status: 400,
+          body: '{"error": {"code": 400, "message": "Invalid JSON payload received. Unknown name", "status": "INVALID_ARGUMENT"}}',
+        },
+  teams: (body) => {
+    const attachments = body.attachments as { contentType?: string; content?: { type?: string } }[] | undefined;
+    return body.type === "message" &&
+      attachments?.length === 1 &&
+      attachments[0]!.contentType === "application/vnd.microsoft.card.adaptive" &&
+      attachments[0]!.content?.type === "AdaptiveCard" &&
+      Buffer.byteLength(JSON.stringify(body)) <= 28 * 1024
+      ? { status: 202 }
+      : {
+          status: 400,
+          body: '{"error": {"code": "TriggerInputSchemaMismatch", "message": "The input body for trigger did not match its schema definition."}}',
+        };
+  },
+};
+
+describe("each service, as it answers", () => {
+  const hostile = enquiry({
+    name: "@channel <!channel> =?UTF-8?B?DQo=?=",
+    message: `@here @all <users/all> [invoice](https://phish.example) ${"👻🎃".repeat(12_000)}`,
+  });
+  it.each(Object.keys(serviceChecks) as (keyof typeof serviceChecks)[])(
+    "%s accepts a long, hostile enquiry in its format",
+    async (format) => {
+      receiver.setMode(({ body }) => serviceChecks[format](JSON.parse(body) as Record<string, unknown>));
+      await expect(
+        createWebhookChannel(receiver.url, format).send(hostile, AbortSignal.timeout(5_000)),
+      ).resolves.toBeUndefined();
+      // Google Chat refuses unknown fields, Teams anything but a card message: the old body was refused there.
+      if (format === "googlechat" || format === "teams") {
+        await expect(
+          createWebhookChannel(receiver.url, "json").send(hostile, AbortSignal.timeout(5_000)),
+        ).rejects.toMatchObject({ permanent: true });
+      }
+    },
+  );
+
+  it("a slow service (2 s) that answers in the end: delivered once", async () => {
+    receiver.setDelay(2_000);
+    try {
+      const e = enquiry();
+      await createWebhookChannel(receiver.url, "json").send(e, AbortSignal.timeout(8_000));
+      expect(receiver.forEnquiry(e.id)).toHaveLength(1);
+    } finally {
+      receiver.setDelay(0);
+    }
   });
 });
 

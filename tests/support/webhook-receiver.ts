@@ -19,8 +19,8 @@ export interface ReceivedPost {
 export type Answer =
   "accept" | "stall" | { status: number; body?: string; headers?: Record<string, string> } | { redirect: string };
 
-/** Per request: how many requests are in flight (this one included) and how many came before it. */
-export type ReceiverMode = Answer | ((request: { inFlight: number; index: number }) => Answer);
+/** Per request: how many requests are in flight (this one included), how many came before it, and its body. */
+export type ReceiverMode = Answer | ((request: { inFlight: number; index: number; body: string }) => Answer);
 
 export interface WebhookReceiver {
   port: number;
@@ -87,9 +87,10 @@ export async function startWebhookReceiver({ port: wantedPort }: { port?: number
         };
         response.on("finish", finish);
         response.on("close", finish);
-        const answer = typeof mode === "function" ? mode({ inFlight, index }) : mode;
         request.on("data", (chunk: Buffer) => chunks.push(chunk));
         request.on("end", () => {
+          const received = Buffer.concat(chunks).toString("utf8");
+          const answer = typeof mode === "function" ? mode({ inFlight, index, body: received }) : mode;
           const reply = () => {
             if (answer === "stall") {
               stalled.add(response);
@@ -106,7 +107,7 @@ export async function startWebhookReceiver({ port: wantedPort }: { port?: number
               response.writeHead(307, { Location: answer.redirect }).end();
               return;
             }
-            const body = Buffer.concat(chunks).toString("utf8");
+            const body = received;
             let json: unknown = null;
             try {
               json = JSON.parse(body);
