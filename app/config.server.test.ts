@@ -276,4 +276,19 @@ describe("parseConfig: notifications", () => {
     expect(refusal({ NOTIFY_WEBHOOK_URL: "hooks.slack.com/services/x" })).toContain("NOTIFY_WEBHOOK_URL");
     expect(refusal({ NOTIFY_WEBHOOK_URL: "ftp://example.com/x" })).toContain("NOTIFY_WEBHOOK_URL");
   });
+
+  it("reads NOTIFY_WEBHOOK_FORMAT (any case), and refuses a format it does not know, listing the ones it does", () => {
+    const url = "https://chat.example.com/hooks/abc";
+    expect(parseConfig({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: " Mattermost " }).notify).toEqual({
+      email: undefined,
+      webhookUrl: url,
+      webhookFormat: "mattermost",
+    });
+    expect(parseConfig({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: "" }).notify).not.toHaveProperty(
+      "webhookFormat",
+    );
+    expect(refusal({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: "msteams" })).toMatch(
+      /NOTIFY_WEBHOOK_FORMAT.*slack, discord, mattermost, googlechat, teams, json/,
+    );
+  });
 });

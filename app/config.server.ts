@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webhookFormats, type WebhookFormat } from "~/notify/channels/webhook-formats";
 
 /**
  * The environment, read and checked once. An invalid value stops the server at start with a message that names the
@@ -6,7 +7,7 @@ import { z } from "zod";
  */
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
-// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL) ----------------------------
+// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT) ----------------------------
 // Kept together so the other variables' changes merge without touching these.
 
 /** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
@@ -82,9 +83,14 @@ function notifyEnvShape() {
       z
         .url({
           protocol: /^https?$/,
-          error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)",
+          error: "must be an http:// or https:// URL (a Slack, Discord, Mattermost, Google Chat or Teams webhook)",
         })
         .optional(),
+    ),
+    // Unset: chosen from the webhook URL's host (see docs/notifications.md).
+    NOTIFY_WEBHOOK_FORMAT: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim().toLowerCase() : value),
+      z.enum(webhookFormats, { error: `must be one of ${webhookFormats.join(", ")}` }).optional(),
     ),
   };
 }
@@ -117,6 +123,8 @@ export interface NotifyConfig {
   email: EmailChannelConfig | undefined;
   /** Never logged whole: Slack's and Discord's webhook URLs are secrets. */
   webhookUrl: string | undefined;
+  /** The payload format NOTIFY_WEBHOOK_FORMAT names; undefined: chosen from the URL's host. */
+  webhookFormat?: WebhookFormat;
 }
 
 function notifyConfig(data: {
@@ -124,8 +132,9 @@ function notifyConfig(data: {
   NOTIFY_EMAIL_TO?: string[];
   NOTIFY_EMAIL_FROM?: { name: string | undefined; address: string };
   NOTIFY_WEBHOOK_URL?: string;
+  NOTIFY_WEBHOOK_FORMAT?: WebhookFormat;
 }): NotifyConfig {
-  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL } = data;
+  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT } = data;
   const email =
     SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
       ? {
@@ -135,7 +144,11 @@ function notifyConfig(data: {
           ...(NOTIFY_EMAIL_FROM.name ? { fromName: NOTIFY_EMAIL_FROM.name } : {}),
         }
       : undefined;
-  return { email, webhookUrl: NOTIFY_WEBHOOK_URL };
+  return {
+    email,
+    webhookUrl: NOTIFY_WEBHOOK_URL,
+    ...(NOTIFY_WEBHOOK_FORMAT ? { webhookFormat: NOTIFY_WEBHOOK_FORMAT } : {}),
+  };
 }
 
 // --- end of notifications ---------------------------------------------------------------------------------------

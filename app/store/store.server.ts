@@ -135,15 +135,19 @@ export function createInboxStore(db: SqlClient): InboxStore {
       return added;
     },
 
-    async claimDue(owner: string, limit: number, now = new Date()) {
+    async claimDue(owner: string, limit: number, now = new Date(), only?: readonly Channel[]) {
+      if (only && only.length === 0) return [];
       const at = now.getTime();
       const token = randomUUID();
-      const due = "state = 'pending' AND next_attempt_at <= ? AND (claim_until IS NULL OR claim_until <= ?)";
+      // `only`: the channels the caller has room for (the outbox holds each destination to a few sends at once).
+      const ofChannels = only ? ` AND channel IN (${only.map(() => "?").join(", ")})` : "";
+      const due = `state = 'pending' AND next_attempt_at <= ? AND (claim_until IS NULL OR claim_until <= ?)${ofChannels}`;
+      const dueParams = [at, at, ...(only ?? [])];
       const claimed = await db.query(
         `UPDATE notifications SET claimed_by = ?, claim_token = ?, claim_until = ?, attempts = attempts + 1
          WHERE ${due} AND id IN (SELECT id FROM notifications WHERE ${due} ORDER BY next_attempt_at LIMIT ?${skipLocked})
          RETURNING id, enquiry_id, channel, attempts, window_start, claim_until`,
-        [owner, token, at + claimLeaseMs, at, at, at, at, limit],
+        [owner, token, at + claimLeaseMs, ...dueParams, ...dueParams, limit],
       );
       if (claimed.length === 0) return [];
       const ids = [...new Set(claimed.map((row) => String(row.enquiry_id)))];
@@ -196,7 +200,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
         if (rows.length === 0) return;
         const ids = rows.map((row) => String(row.id));
         const notifications = await db.query(
-          `SELECT enquiry_id, channel, state, attempts, last_error FROM notifications
+          `SELECT enquiry_id, channel, state, attempts, last_error, next_attempt_at FROM notifications
            WHERE enquiry_id IN (${ids.map(() => "?").join(", ")}) ORDER BY channel`,
           ids,
         );
@@ -210,6 +214,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
                 state: n.state as NotificationState,
                 attempts: Number(n.attempts),
                 lastError: n.last_error === null ? null : String(n.last_error),
+                nextAttemptAt: n.state === "pending" ? time(n.next_attempt_at) : null,
               })),
           };
           yield listed;

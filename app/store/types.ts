@@ -53,6 +53,8 @@ export interface NotificationSummary {
   state: NotificationState;
   attempts: number;
   lastError: string | null;
+  /** When the next attempt is due (pending only; null once sent or failed). */
+  nextAttemptAt: Date | null;
 }
 
 export interface ListedEnquiry extends StoredEnquiry {
@@ -73,7 +75,7 @@ export interface InboxStore extends OwnerStore {
   /** Imports v1 lines; each line is imported once, however often this runs. Resolves with the number newly added. */
   importV1(records: readonly V1Record[]): Promise<number>;
   /** Claims up to `limit` due notifications (pending, due, unclaimed or with an expired lease) for `owner`. */
-  claimDue(owner: string, limit: number, now?: Date): Promise<ClaimedNotification[]>;
+  claimDue(owner: string, limit: number, now?: Date, only?: readonly Channel[]): Promise<ClaimedNotification[]>;
   markSent(claim: ClaimedNotification, now?: Date): Promise<boolean>;
   markRetry(claim: ClaimedNotification, error: string, nextAttemptAt: Date): Promise<boolean>;
   markFailed(claim: ClaimedNotification, error: string, now?: Date): Promise<boolean>;

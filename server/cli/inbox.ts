@@ -104,14 +104,20 @@ async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
 }
 
+/** `2026-11-24 14:32:05 UTC` */
+const utcTime = (at: Date) => `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 function notificationLine(enquiry: ListedEnquiry): string {
   if (enquiry.notifications.length === 0) return "not notified";
   return enquiry.notifications
-    .map(({ channel, state, attempts, lastError }) => {
+    .map(({ channel, state, attempts, lastError, nextAttemptAt }) => {
       const tries = attempts > 0 ? ` after ${plural(attempts, "attempt")}` : "";
-      return `${channel} ${state}${tries}${lastError && state !== "sent" ? ` (${visible(lastError)})` : ""}`;
+      const why = lastError && state !== "sent" ? ` (${visible(lastError)})` : "";
+      // Not tried yet: it goes out as soon as a server runs; after a failure, the retry has its time.
+      const next = state === "pending" && attempts > 0 && nextAttemptAt ? `, next try ${utcTime(nextAttemptAt)}` : "";
+      return `${channel} ${state}${tries}${why}${next}`;
     })
     .join(", ");
 }
