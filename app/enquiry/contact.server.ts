@@ -1,6 +1,7 @@
 import { data, redirect } from "@remix-run/node";
 import type { Config } from "~/config.server";
 import { enquiryFieldNames, honeypotField, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
+import { formTokenField, formTokenForPage } from "~/enquiry/form-token.server";
 import { sendEnquiry } from "~/enquiry/forward.server";
 import { isCaptchaAnswer } from "~/enquiry/embedded.server";
 import { logAttempt } from "~/enquiry/log.server";
@@ -13,6 +14,8 @@ import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 export interface ContactActionData {
   status: string;
   values: EnquiryValues;
+  /** A fresh form token for the next try (the one posted may have been used up). */
+  formToken?: string;
 }
 
 /** Where a successful post lands (post/redirect/get): reloading it sends nothing again. */
@@ -87,7 +90,8 @@ export async function handleContactPost(request: Request, config: Config, client
     if (typeof value === "string") values[field] = value.replace(/\r\n?/g, "\n");
   }
   const honeypot = form.get(honeypotField);
-  if (typeof honeypot === "string" && honeypot !== "") {
+  // With the API, a filled hidden field is dropped here; the embedded inbox stores it aside as spam (its filter).
+  if (config.apiHost && typeof honeypot === "string" && honeypot !== "") {
     finish("honeypot");
     return redirect(sentLocation, 303); // a bot sees the usual thank-you; nothing is sent or stored
   }
@@ -108,11 +112,17 @@ export async function handleContactPost(request: Request, config: Config, client
     );
   }
 
-  const outcome = await sendEnquiry(validation.enquiry, config);
+  const token = form.get(formTokenField);
+  const outcome = await sendEnquiry(validation.enquiry, config, {
+    honeypot: typeof honeypot === "string" ? honeypot : undefined,
+    form: { token: typeof token === "string" ? token : undefined },
+  });
   finish(outcome.kind, {
     upstreamStatus: "status" in outcome ? outcome.status : undefined,
     error: outcome.kind === "unreachable" ? outcome.error : outcome.kind === "timeout" ? "timed out" : undefined,
   });
   if (outcome.kind === "sent") return redirect(sentLocation, 303);
-  return data<ContactActionData>({ status: statusText(outcome), values }, { status: pageStatus(outcome) });
+  // The token posted may be used up by now: the next try gets a new one (with JavaScript the page is not reloaded).
+  const formToken = await formTokenForPage(config);
+  return data<ContactActionData>({ status: statusText(outcome), values, formToken }, { status: pageStatus(outcome) });
 }

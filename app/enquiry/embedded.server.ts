@@ -1,4 +1,6 @@
 import { maxBodyBytes, type Enquiry } from "~/enquiry/fields";
+import { formTokenProblem } from "~/enquiry/form-token.server";
+import { judgeEnquiry } from "~/enquiry/spam";
 import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { ApiError, Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
@@ -26,11 +28,25 @@ const storeFailure: ApiError = {
 };
 
 /**
+ * What the spam filter sees besides the enquiry: the form's hidden field and token (`formToken` absent: the JSON
+ * endpoint, where no token is expected), and whether the filter is on (SPAM_FILTER).
+ */
+export interface SpamInput {
+  filter?: boolean;
+  honeypot?: string;
+  form?: { token: string | undefined };
+}
+
+/**
  * Stores a validated enquiry: the one way in, for the contact form's action and for POST /api/site/save-contact.
  * A duplicate (same address and message within minutes: a double click, a resubmit after a timeout) is thanked like
- * the first, and stored and announced once.
+ * the first, and stored and announced once. Spam is stored aside (status spam, its reasons, no notification) and
+ * thanked like any enquiry, so a bot learns nothing.
  */
-export async function storeEnquiry({ name, email, message, security }: Enquiry): Promise<Outcome> {
+export async function storeEnquiry(
+  { name, email, message, security }: Enquiry,
+  { filter = true, honeypot, form }: SpamInput = {},
+): Promise<Outcome> {
   if (!isCaptchaAnswer(security)) {
     return {
       kind: "rejected",
@@ -39,8 +55,15 @@ export async function storeEnquiry({ name, email, message, security }: Enquiry):
     };
   }
   try {
-    const saved = await currentInbox().save({ name, email, message }, inboxChannels());
-    if (!saved.duplicate) wakeOutbox(); // notify now, not at the next poll
+    const inbox = currentInbox();
+    let spamReasons: string[] = [];
+    if (filter) {
+      const formToken = form ? await formTokenProblem(inbox, form.token) : undefined;
+      const verdict = judgeEnquiry({ name, email, message, honeypot, formToken });
+      if (verdict.spam) spamReasons = verdict.reasons;
+    }
+    const saved = await inbox.save({ name, email, message }, inboxChannels(), new Date(), spamReasons);
+    if (!saved.duplicate && spamReasons.length === 0) wakeOutbox(); // notify now, not at the next poll
     return { kind: "sent", status: 204 };
   } catch (error) {
     console.error(`inbox: could not store an enquiry: ${(error as Error).message}`);
@@ -56,7 +79,7 @@ const errorResponse = (status: number, errors: ApiError[]) => Response.json({ er
  */
 export async function handleSaveContact(
   request: Request,
-  { admit }: { admit?: () => RateLimitRefusal | null } = {},
+  { admit, spamFilter = true }: { admit?: () => RateLimitRefusal | null; spamFilter?: boolean } = {},
 ): Promise<Response> {
   if (mediaType(request) !== "application/json") {
     discardBody(request);
@@ -82,7 +105,7 @@ export async function handleSaveContact(
       { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
     );
   }
-  const outcome = await storeEnquiry(validation.enquiry);
+  const outcome = await storeEnquiry(validation.enquiry, { filter: spamFilter }); // content signals only
   if (outcome.kind === "rejected") return errorResponse(outcome.status, outcome.errors);
   return new Response(null, { status: 204 });
 }

@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import type { Enquiry } from "~/enquiry/fields";
-import { storeEnquiry } from "~/enquiry/embedded.server";
+import { storeEnquiry, type SpamInput } from "~/enquiry/embedded.server";
 import { readErrorList, type Outcome } from "~/enquiry/status";
 
 export const saveContactPath = "/api/site/save-contact";
@@ -70,8 +70,9 @@ export async function postEnquiry(enquiry: Enquiry, apiHost: string, timeoutMs: 
 }
 
 /** Sends to the configured upstream, or, when none is configured, to the site's own embedded back-end. */
-export async function sendEnquiry(enquiry: Enquiry, config: Config): Promise<Outcome> {
-  return config.apiHost ? postEnquiry(enquiry, config.apiHost, config.apiTimeoutMs) : storeEnquiry(enquiry);
+export async function sendEnquiry(enquiry: Enquiry, config: Config, spam: SpamInput = {}): Promise<Outcome> {
+  if (config.apiHost) return postEnquiry(enquiry, config.apiHost, config.apiTimeoutMs);
+  return storeEnquiry(enquiry, { ...spam, filter: config.retention?.spamFilter ?? true });
 }
 
 /** "TypeError: fetch failed (ECONNREFUSED)": the error and its cause's code, for the server log. */

@@ -24,5 +24,8 @@ export function action({ request, context }: ActionFunctionArgs) {
     discardBody(request); // unread, a large body would stall the next request on this keep-alive connection
     return notFound();
   }
-  return handleSaveContact(request, { admit: () => admitEnquiry(config, context.clientAddress) });
+  return handleSaveContact(request, {
+    admit: () => admitEnquiry(config, context.clientAddress),
+    spamFilter: config.retention?.spamFilter ?? true,
+  });
 }

@@ -12,16 +12,19 @@ import { ContactForm } from "~/components/ContactForm";
 import { getConfig } from "~/config.server";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
 import { handleContactPost } from "~/enquiry/contact.server";
+import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
 import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args));
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  return data({ sent }, { headers: sent ? { "Cache-Control": "no-store" } : {} });
+  // Each visitor's form carries its own signed token (ADR 0170): a page with one is never shared or cached.
+  const formToken = await formTokenForPage(getConfig());
+  return data({ sent, formToken }, { headers: sent || formToken ? { "Cache-Control": "no-store" } : {} });
 }
 
 // The loader's only header is the thank-you page's no-store; the action's, a rate limit's Retry-After.
@@ -65,7 +68,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent } = useLoaderData<typeof loader>();
+  const { sent, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -83,6 +86,7 @@ export default function Contact() {
           status={status}
           values={actionData?.values ?? {}}
           busy={busy}
+          formToken={(actionData && "formToken" in actionData && actionData.formToken) || formToken}
         />
       </div>
     </section>
