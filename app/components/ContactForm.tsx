@@ -1,5 +1,5 @@
-import { Form } from "@remix-run/react";
-import { contactForm } from "~/content/site";
+import { Form, Link } from "@remix-run/react";
+import { contactForm, privacyLinks } from "~/content/site";
 import {
   enquiryFields,
   formTokenField,
@@ -80,6 +80,13 @@ export function ContactForm({ status, values, busy, formToken }: ContactFormProp
           {contactForm.submitLabel}
         </button>
       </Form>
+      <p className="mt-4 text-sm text-bone-300">
+        {privacyLinks.underForm}{" "}
+        <Link to="/privacy" className="text-bone-100 underline underline-offset-4 hover:text-ember-300">
+          {privacyLinks.underFormLink}
+        </Link>
+        .
+      </p>
       <div
         id="enquiry-status"
         role="status"

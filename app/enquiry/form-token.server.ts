@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FormTokenProblem } from "~/enquiry/spam";
-import { currentInbox } from "~/inbox/runtime.server";
-import type { InboxStore } from "~/inbox/types";
+import type { SiteServices } from "~/services.server";
+import type { InboxStore } from "~/store/types";
 
 /**
  * The contact form's signed token: `<served time in ms>.<random id>.<HMAC-SHA256 of both>`, base64url. It proves the
@@ -75,10 +75,10 @@ export async function formTokenProblem(
  * The token for a contact form being rendered now: empty with an upstream API (it does its own checks) or while the
  * inbox database cannot be reached (the post is then refused with "try again later" anyway).
  */
-export async function formTokenForPage(config: { apiHost: string | undefined }): Promise<string> {
-  if (config.apiHost) return "";
+export async function formTokenForPage(services: SiteServices): Promise<string> {
+  if (services.config.apiHost) return "";
   try {
-    return await newFormToken(currentInbox());
+    return await newFormToken(services.inbox());
   } catch {
     return "";
   }

@@ -9,9 +9,9 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
-import { getConfig } from "~/config.server";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
-import { handleContactPost } from "~/enquiry/contact.server";
+import { acceptEnquiry } from "~/enquiry/accept.server";
+import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
@@ -19,11 +19,11 @@ import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args));
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  // Each visitor's form carries its own signed token (ADR 0170): a page with one is never shared or cached.
-  const formToken = await formTokenForPage(getConfig());
+  // Each visitor's form carries its own signed token (ADR 0170): a page with one is never shared or kept.
+  const formToken = await formTokenForPage(context.services);
   return data({ sent, formToken }, { headers: sent || formToken ? { "Cache-Control": "no-store" } : {} });
 }
 
@@ -36,8 +36,11 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
   return headers;
 };
 
-export function action({ request, context }: ActionFunctionArgs) {
-  return handleContactPost(request, getConfig(), context.clientAddress);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const acceptance = await acceptEnquiry(request, "form", context.services, context.clientAddress);
+  // A failed save may have used up the posted token; with JavaScript the page is not reloaded, so send a new one.
+  const formToken = acceptance.kind === "not-stored" ? await formTokenForPage(context.services) : undefined;
+  return contactPageAnswer(acceptance, formToken);
 }
 
 /**

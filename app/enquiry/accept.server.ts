@@ -1,0 +1,198 @@
+import {
+  enquiryFieldNames,
+  formTokenField,
+  honeypotField,
+  maxBodyBytes,
+  type Enquiry,
+  type EnquiryValues,
+} from "~/enquiry/fields";
+import { formTokenProblem } from "~/enquiry/form-token.server";
+import { postEnquiry } from "~/enquiry/forward.server";
+import { logAttempt } from "~/enquiry/log.server";
+import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
+import type { ApiError, Outcome } from "~/enquiry/status";
+import { validateEnquiry } from "~/enquiry/validate.server";
+import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
+import { judgeEnquiry } from "~/enquiry/spam";
+import type { SiteServices } from "~/services.server";
+
+/**
+ * The one way an enquiry comes in, for the contact form's action and for POST /api/site/save-contact:
+ * media type -> size cap -> parse -> validate -> captcha -> rate limit -> store (or forward to API_HOST).
+ * It answers with what happened, in the domain's words; each caller turns that into its own answer (a page with a
+ * status line, or the API's JSON errors). It never throws for anything a visitor or an outside part does.
+ */
+
+/** Where the enquiry came from: the site's form (urlencoded or multipart) or a program posting JSON. */
+export type EnquirySource = "form" | "json";
+
+export type Acceptance =
+  /** Stored with its notifications (or found to be a resend of one stored minutes ago), or taken by the API. */
+  | { kind: "accepted"; upstreamStatus?: number }
+  /** Stored aside as spam (its reasons kept, nobody notified); told the usual thank-you, so a bot learns nothing. */
+  | { kind: "spam"; reasons: string[] }
+  /** With API_HOST, the form's hidden field filled in: a bot, told the usual thank-you; nothing is kept. */
+  | { kind: "bot" }
+  | { kind: "unsupported-media-type" }
+  | { kind: "too-large" }
+  | { kind: "unreadable" }
+  | { kind: "invalid"; errors: ApiError[]; values: EnquiryValues }
+  | { kind: "wrong-answer"; errors: ApiError[]; values: EnquiryValues }
+  | { kind: "rate-limited"; refusal: RateLimitRefusal; values: EnquiryValues }
+  /** The database did not confirm the save (down, or too slow): it may still have happened. */
+  | { kind: "not-stored"; values: EnquiryValues }
+  /** The API did not take it. */
+  | { kind: "not-forwarded"; outcome: Exclude<Outcome, { kind: "sent" }>; values: EnquiryValues };
+
+const mediaTypes: Record<EnquirySource, readonly string[]> = {
+  form: ["application/x-www-form-urlencoded", "multipart/form-data"],
+  json: ["application/json"],
+};
+
+/** The captcha: the first name of the villain of A Nightmare on Elm Street, in any case. */
+const captchaAnswer = "freddy";
+const wrongAnswer: ApiError = { title: "Security", detail: "That is not the right answer to the security question." };
+export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() === captchaAnswer;
+
+// The log's names for what happened, as operators' log queries know them.
+const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot", spam: "spam" };
+
+export async function acceptEnquiry(
+  request: Request,
+  source: EnquirySource,
+  services: SiteServices,
+  clientAddress?: string,
+): Promise<Acceptance> {
+  const started = performance.now();
+  const upstream = services.config.apiHost ? "api" : "embedded";
+  const outcome = await accept(request, source, services, clientAddress);
+  const detail = outcome.kind === "not-forwarded" ? outcome.outcome : undefined;
+  logAttempt({
+    outcome: detail ? detail.kind : (logNames[outcome.kind] ?? outcome.kind),
+    upstream,
+    durationMs: Math.round(performance.now() - started),
+    upstreamStatus:
+      outcome.kind === "accepted" ? outcome.upstreamStatus : detail && "status" in detail ? detail.status : undefined,
+    error: detail?.kind === "unreachable" ? detail.error : detail?.kind === "timeout" ? "timed out" : undefined,
+  });
+  return outcome;
+}
+
+async function accept(
+  request: Request,
+  source: EnquirySource,
+  services: SiteServices,
+  clientAddress: string | undefined,
+): Promise<Acceptance> {
+  if (!mediaTypes[source].includes(mediaType(request))) {
+    discardBody(request);
+    return { kind: "unsupported-media-type" };
+  }
+  const body = await readBodyCapped(request, maxBodyBytes);
+  if (!body.ok) return { kind: "too-large" };
+  const parsed = source === "form" ? await readForm(request, body.bytes) : readJson(body.bytes);
+  if (parsed === null) return { kind: "unreadable" };
+  const { input, spam } = parsed;
+  const embedded = !services.config.apiHost;
+  // The API gets no spam signals: a filled hidden field is dropped here; the embedded inbox keeps it aside as spam.
+  if (!embedded && spam?.honeypot) return { kind: "bot" };
+
+  const values = enteredValues(input);
+  const validation = validateEnquiry(input);
+  if (!validation.ok) return { kind: "invalid", errors: validation.errors, values };
+  const enquiry = validation.enquiry;
+  // The API checks its own captcha; the embedded back-end checks it here, before anything is counted or stored.
+  if (embedded && !isCaptchaAnswer(enquiry.security)) {
+    return { kind: "wrong-answer", errors: [wrongAnswer], values };
+  }
+  const refusal = services.admit(clientAddress);
+  if (refusal) return { kind: "rate-limited", refusal, values };
+
+  if (embedded) return (await store(enquiry, services, spam)) ?? { kind: "not-stored", values };
+  const forwarded = await postEnquiry(enquiry, services.config.apiHost!, services.config.apiTimeoutMs);
+  if (forwarded.kind === "sent") return { kind: "accepted", upstreamStatus: forwarded.status };
+  return { kind: "not-forwarded", outcome: forwarded, values };
+}
+
+/** What the form adds for the spam filter; absent for JSON (no hidden field, no token: content signals only). */
+interface FormSignals {
+  honeypot: string | undefined;
+  token: string | undefined;
+}
+
+/**
+ * Stores the enquiry with one pending notification per channel, in one transaction; or, when the spam filter says
+ * so, aside as spam with its reasons and no notification. A duplicate (same address and message within minutes: a
+ * double click, a resend after a timeout) is stored and announced once. Undefined when the database failed.
+ */
+async function store(
+  { name, email, message }: Enquiry,
+  services: SiteServices,
+  form: FormSignals | undefined,
+): Promise<Acceptance | undefined> {
+  try {
+    const inbox = services.inbox();
+    let reasons: string[] = [];
+    if (services.config.retention?.spamFilter ?? true) {
+      const formToken = form ? await formTokenProblem(inbox, form.token) : undefined;
+      const verdict = judgeEnquiry({ name, email, message, honeypot: form?.honeypot, formToken });
+      if (verdict.spam) reasons = verdict.reasons;
+    }
+    const saved = await inbox.save({ name, email, message }, services.channels(), new Date(), reasons);
+    if (reasons.length > 0) return { kind: "spam", reasons };
+    if (!saved.duplicate) services.wakeOutbox(); // notify now, not at the next poll
+    return { kind: "accepted" };
+  } catch (error) {
+    console.error(`inbox: could not store an enquiry: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** The form's fields as typed (line breaks as LF, as the browser's maxLength counted them), or "bot". */
+async function readForm(
+  request: Request,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<{ input: EnquiryValues; spam: FormSignals } | null> {
+  let form: URLSearchParams | FormData;
+  if (mediaType(request) === "application/x-www-form-urlencoded") {
+    form = new URLSearchParams(new TextDecoder().decode(bytes));
+  } else {
+    try {
+      // The multipart parser of the platform (undici), over the bytes already read under the cap.
+      form = await new Response(bytes, {
+        headers: { "Content-Type": request.headers.get("content-type")! },
+      }).formData();
+    } catch {
+      return null;
+    }
+  }
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const values: EnquiryValues = {};
+  for (const field of enquiryFieldNames) {
+    const value = form.get(field);
+    if (typeof value === "string") values[field] = value.replace(/\r\n?/g, "\n");
+  }
+  return { input: values, spam: { honeypot: text(honeypotField), token: text(formTokenField) } };
+}
+
+function readJson(bytes: Uint8Array): { input: unknown; spam?: undefined } | null {
+  try {
+    return { input: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
+  } catch {
+    return null;
+  }
+}
+
+/** What the visitor entered, to show again after a refusal (only text fields; nothing else is echoed). */
+function enteredValues(input: unknown): EnquiryValues {
+  const values: EnquiryValues = {};
+  if (typeof input !== "object" || input === null) return values;
+  for (const field of enquiryFieldNames) {
+    const value = (input as Record<string, unknown>)[field];
+    if (typeof value === "string") values[field] = value;
+  }
+  return values;
+}
