@@ -22,9 +22,11 @@ export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(a
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  // Each visitor's form carries its own signed token (ADR 0170): a page with one is never shared or kept.
+  // Each visitor's form carries its own signed token (ADR 0170): with the embedded inbox the page is never shared or
+  // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
   const formToken = await formTokenForPage(context.services);
-  return data({ sent, formToken }, { headers: sent || formToken ? { "Cache-Control": "no-store" } : {} });
+  const perVisitor = sent || !context.services.config.apiHost;
+  return data({ sent, formToken }, { headers: perVisitor ? { "Cache-Control": "no-store" } : {} });
 }
 
 // The loader's only header is the thank-you page's no-store; the action's, a rate limit's Retry-After.

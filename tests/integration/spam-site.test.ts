@@ -97,6 +97,15 @@ describe("the spam filter on the contact form", () => {
     expect(one.cacheControl).toMatch(/no-store/);
   });
 
+  it("keeps /contact out of every cache also while the database is down (no token to give)", async () => {
+    const target = await site({ DATABASE_URL: "postgres://haunt:x@127.0.0.1:9/haunt" }); // nothing listens there
+    for (let request = 0; request < 2; request++) {
+      const response = await fetch(`${target.url}/contact`);
+      expect(response.headers.get("cache-control")).toMatch(/^no-store/);
+      expect(await response.text()).not.toContain('name="form_token"');
+    }
+  });
+
   it("each signal alone holds a post as spam; spam gets the thank-you and no e-mail or webhook", async () => {
     const target = await site();
     const tokens = await Promise.all(Array.from({ length: 4 }, () => servedForm(target)));
