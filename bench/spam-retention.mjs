@@ -84,6 +84,10 @@ try {
   await first.stop();
   console.log(`first start (imports the file): listening after ${Math.round(firstMs)} ms`);
   for (let run = 1; run <= 3; run++) {
+    // The same start with no v1 file at all: the floor on this machine at this moment.
+    const bare = start({ INBOX_FILE: join(dir, "none.jsonl") });
+    console.log(`start ${run} without a v1 file: listening after ${Math.round(await bare.listening)} ms`);
+    await bare.stop();
     const again = start();
     const ms = await again.listening;
     console.log(`restart ${run} (file already imported): listening after ${Math.round(ms)} ms`);

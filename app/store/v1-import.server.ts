@@ -27,15 +27,15 @@ export async function importV1Inbox(target: InboxStore, file: string): Promise<n
     return 0;
   }
   const records: V1Record[] = [];
-  new TextDecoder()
-    .decode(bytes)
-    .split("\n")
-    .forEach((line, index) => {
-      if (line.trim() === "") return;
-      const parsed = parseV1Line(line);
-      if (typeof parsed === "string") console.error(`inbox: ${file}:${index + 1}: not imported: ${parsed}`);
-      else records.push(parsed);
-    });
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  for (const [index, line] of lines.entries()) {
+    // A large file is checked in slices, so the server's timers (its start-up wait, signals) keep running meanwhile.
+    if (index % 2_000 === 1_999) await new Promise((resolve) => setImmediate(resolve));
+    if (line.trim() === "") continue;
+    const parsed = parseV1Line(line);
+    if (typeof parsed === "string") console.error(`inbox: ${file}:${index + 1}: not imported: ${parsed}`);
+    else records.push(parsed);
+  }
   const added = await target.importV1(records);
   await target.rememberV1File({ path: file, ...seen, sha256 });
   console.log(
