@@ -26,7 +26,19 @@ describe("parseConfig", () => {
       rateLimitSitePerMinute: 30,
       rateLimitClientPerHour: 10,
       notify: { email: undefined, webhookUrl: undefined },
+      retention: { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 },
     });
+  });
+
+  it("reads SPAM_FILTER, RETENTION_DAYS and SPAM_RETENTION_DAYS, and refuses bad values naming the variable", () => {
+    expect(parseConfig({ SPAM_FILTER: "off", RETENTION_DAYS: "90", SPAM_RETENTION_DAYS: "7" }).retention).toEqual({
+      spamFilter: false,
+      retentionDays: 90,
+      spamRetentionDays: 7,
+    });
+    expect(() => parseConfig({ SPAM_FILTER: "no" })).toThrow(/SPAM_FILTER: must be on or off/);
+    expect(() => parseConfig({ RETENTION_DAYS: "0" })).toThrow(/RETENTION_DAYS/);
+    expect(() => parseConfig({ SPAM_RETENTION_DAYS: "soon" })).toThrow(/SPAM_RETENTION_DAYS/);
   });
 
   it("reads DATABASE_URL as a SQLite file or a PostgreSQL URL, and refuses anything else naming the variable", () => {

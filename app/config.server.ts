@@ -153,6 +153,33 @@ function notifyConfig(data: {
 
 // --- end of notifications ---------------------------------------------------------------------------------------
 
+// --- Spam filter and retention (SPAM_FILTER, RETENTION_DAYS, SPAM_RETENTION_DAYS) --------------------------------
+
+function spamEnvShape() {
+  return {
+    SPAM_FILTER: z.preprocess(emptyAsUnset, z.enum(["on", "off"], "must be on or off").default("on")),
+    RETENTION_DAYS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(36_500).default(365)),
+    SPAM_RETENTION_DAYS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(36_500).default(30)),
+  };
+}
+
+export interface RetentionConfig {
+  /** False (SPAM_FILTER=off): every enquiry is stored as new and announced. */
+  spamFilter: boolean;
+  /** Enquiries older than this many days are deleted, with their notifications and activity. */
+  retentionDays: number;
+  /** Spam older than this many days is deleted. */
+  spamRetentionDays: number;
+}
+
+const retentionConfig = (env: { SPAM_FILTER: "on" | "off"; RETENTION_DAYS: number; SPAM_RETENTION_DAYS: number }) => ({
+  spamFilter: env.SPAM_FILTER === "on",
+  retentionDays: env.RETENTION_DAYS,
+  spamRetentionDays: env.SPAM_RETENTION_DAYS,
+});
+
+// --- end of spam filter and retention ---------------------------------------------------------------------------
+
 /** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
 export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 
@@ -211,6 +238,7 @@ const envSchema = z.object({
   RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
   ...notifyEnvShape(),
+  ...spamEnvShape(),
 });
 
 export interface Config {
@@ -235,7 +263,11 @@ export interface Config {
   rateLimitClientPerHour: number;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
+  /** The spam filter and how long enquiries are kept; unset (as in tests built by hand) means the defaults. */
+  retention?: RetentionConfig;
 }
+
+export const defaultRetention: RetentionConfig = { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 };
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -260,6 +292,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     inboxFile: INBOX_FILE,
     ...servingConfig(result.data),
     notify: notifyConfig(result.data),
+    retention: retentionConfig(result.data),
   };
 }
 

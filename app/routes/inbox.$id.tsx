@@ -67,9 +67,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return intent === "new" ? redirect("/inbox", { headers: privateHeaders }) : back(intent);
   }
   if (intent === "not-spam") {
-    if (!(await store.markNotSpam(id, context.services.channels()))) throw notFound();
-    context.services.wakeOutbox();
-    await log("status spam -> new (not spam)");
+    // The store writes the activity entry itself, in the same transaction that creates the notifications (once).
+    const result = await store.markNotSpam(id, context.services.channels(), operator.email);
+    if (result === "not-found") throw notFound();
+    if (result === "done") context.services.wakeOutbox();
     return back("not-spam");
   }
   if (intent === "resend") {

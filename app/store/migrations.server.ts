@@ -58,6 +58,25 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    // The spam filter and retention (issue 17): keys made once and shared by every instance (the form token's, the
+    // erased-address hash's), form tokens already used (until they would have expired anyway), the keyed hashes of
+    // erased addresses (so no import brings them back), and the v1 files already imported whole.
+    version: 3,
+    statements: [
+      "CREATE TABLE site_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+      "CREATE TABLE used_form_tokens (id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+      "CREATE TABLE erased_addresses (hash TEXT PRIMARY KEY, erased_at BIGINT NOT NULL)",
+      `CREATE TABLE v1_imports (
+        sha256 TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        mtime_ms BIGINT NOT NULL,
+        path TEXT NOT NULL,
+        finished_at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX activity_by_enquiry ON activity (enquiry_id)",
+    ],
+  },
+  {
     // The owner's inbox on the web (issue 16): operators who may log in (argon2id PHC strings, never a password),
     // their sessions (only a SHA-256 of the cookie's id is stored) and recent failed logins for the throttle.
     version: 4,

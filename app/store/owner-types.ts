@@ -104,11 +104,6 @@ export interface OwnerStore {
   setStatus(id: string, status: EnquiryStatus): Promise<EnquiryStatus | null>;
   /** new -> read; anything else stays. True when it changed. */
   markRead(id: string): Promise<boolean>;
-  /**
-   * Not spam (shared with the spam filter, issue 17): status new, and a pending notification for each channel that has
-   * none yet, due now, so the owner hears of it as of any enquiry. False when there is no such enquiry.
-   */
-  markNotSpam(id: string, channels: readonly Channel[], now?: Date): Promise<boolean>;
   /** Sends the channel's notification again from the start (a new one when there was none). False: no such enquiry. */
   resend(id: string, channel: Channel, now?: Date): Promise<boolean>;
 }

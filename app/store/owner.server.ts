@@ -261,20 +261,6 @@ export function ownerOperations(db: SqlClient): OwnerStore {
       return rows.length === 1;
     },
 
-    async markNotSpam(id, channels, now = new Date()) {
-      const at = now.getTime();
-      const results = await db.transaction([
-        { sql: "UPDATE enquiries SET status = 'new' WHERE id = ? RETURNING id", params: [id] },
-        ...channels.map((channel) => ({
-          sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at)
-                SELECT CAST(? AS TEXT), id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT)
-                FROM enquiries WHERE id = ? ON CONFLICT (enquiry_id, channel) DO NOTHING`,
-          params: [randomUUID(), channel, at, at, id],
-        })),
-      ]);
-      return results[0]!.length === 1;
-    },
-
     async resend(id, channel, now = new Date()) {
       const at = now.getTime();
       const results = await db.transaction([

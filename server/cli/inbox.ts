@@ -1,6 +1,8 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { describeDatabase, getConfig } from "~/config.server";
+import { configuredChannels } from "~/notify/outbox.server";
+import { describePurge, purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
 import { csvCell, escapedUnsafe, visible } from "~/text/safety";
@@ -17,7 +19,11 @@ const usage = `Usage: npm run inbox [-- [command] [options]]
 Commands:
   list (default)   the stored enquiries, newest first, with their notifications
   retry            put failed notifications back to pending: the running server sends them
-  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications
+  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications, for good: a keyed hash
+                   of the address is kept so that no import brings them back
+  not-spam ID      the enquiry held as spam becomes new; the running server sends its notifications
+  purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
+                   it at start and daily) and say what was deleted
 ${ownerUsage}
 Options for list:
   --json           a JSON array
@@ -58,9 +64,11 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   if (values.json && values.csv) return wrongUsage(io, "choose one of --json and --csv");
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) return wrongUsage(io, `--since: not a date: ${values.since}`);
-  if (command === "erase" && rest.length !== 1) return wrongUsage(io, "erase takes one e-mail address");
-  if (command !== "erase" && rest.length > 0) return wrongUsage(io, `unexpected argument: ${rest[0]}`);
-  if (!["list", "retry", "erase"].includes(command)) return wrongUsage(io, `unknown command: ${command}`);
+  const takesOne = { erase: "one e-mail address", "not-spam": "one enquiry id" } as Record<string, string>;
+  if (takesOne[command] && rest.length !== 1) return wrongUsage(io, `${command} takes ${takesOne[command]}`);
+  if (!takesOne[command] && rest.length > 0) return wrongUsage(io, `unexpected argument: ${rest[0]}`);
+  if (!["list", "retry", "erase", "not-spam", "purge"].includes(command))
+    return wrongUsage(io, `unknown command: ${command}`);
 
   const config = getConfig();
   let store: InboxStore;
@@ -81,6 +89,20 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
       io.stdout.write(
         `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
       );
+    } else if (command === "not-spam") {
+      const id = rest[0]!;
+      const result = await store.markNotSpam(id, configuredChannels(config.notify), "cli");
+      if (result !== "done") {
+        io.stderr.write(
+          `inbox: ${result === "not-found" ? `no enquiry ${visible(id)}` : `enquiry ${visible(id)} is not held as spam`}\n`,
+        );
+        return 1;
+      }
+      io.stdout.write(
+        `Enquiry ${visible(id)} is not spam: it is new now, and the running server sends its notifications.\n`,
+      );
+    } else if (command === "purge") {
+      io.stdout.write(`${describePurge(await purgeOld(store, config.retention))}\n`);
     } else {
       const format = values.json ? json : values.csv ? csv : text;
       await format(store.list({ since }), io.stdout);
@@ -131,9 +153,10 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
       .split("\n")
       .map((line) => (line ? `    ${line}` : ""))
       .join("\n");
+    const held = enquiry.status === "spam" ? `    -- SPAM: ${visible(enquiry.spamReasons.join("; "))}\n` : "";
     await write(
       out,
-      `${count > 0 ? "\n" : ""}${when}  ${oneLine(enquiry.name)} <${oneLine(enquiry.email)}>  [${enquiry.id}]\n${body}\n    -- ${notificationLine(enquiry)}\n`,
+      `${count > 0 ? "\n" : ""}${when}  ${oneLine(enquiry.name)} <${oneLine(enquiry.email)}>  [${enquiry.id}]\n${body}\n${held}    -- ${notificationLine(enquiry)}\n`,
     );
     count++;
   }
