@@ -63,13 +63,27 @@ export function unavailable(error: unknown): never {
   throw error;
 }
 
-/** The open inbox database, or that 503. */
+/**
+ * The open inbox database, or that 503. Every call on it that the database cannot answer becomes that 503 too, so an
+ * outage during a page's work is said in words rather than ending in the error page's 500.
+ */
 export function inboxStore(context: AppLoadContext): InboxStore {
+  let store: InboxStore;
   try {
-    return context.services.inbox();
+    store = context.services.inbox();
   } catch (error) {
     return unavailable(error);
   }
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        return result instanceof Promise ? result.catch(unavailable) : result;
+      };
+    },
+  });
 }
 
 /**
@@ -100,7 +114,7 @@ export async function requireOperator(request: Request, context: AppLoadContext)
   if (request.method !== "GET" && request.method !== "HEAD") refuseCrossSite(request, config);
   const store = inboxStore(context);
   const id = sessionIdOf(request, config);
-  const session = id ? await store.useSession(hashSessionId(id), sessionLimits).catch(unavailable) : null;
+  const session = id ? await store.useSession(hashSessionId(id), sessionLimits) : null;
   if (!session || !id) {
     const url = new URL(request.url);
     const back = request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
