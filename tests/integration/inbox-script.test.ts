@@ -322,7 +322,7 @@ describe("npm run inbox", () => {
     expect((await run(["delete-all"], database)).code).toBe(2);
   });
 
-  it("loads neither React nor Remix: its bundle imports only the store's packages", () => {
+  it("loads neither React nor Remix: its bundle imports only what the store and the commands need", () => {
     const seen = new Set<string>();
     const packages = new Set<string>();
     const visit = (file: string) => {
@@ -335,7 +335,8 @@ describe("npm run inbox", () => {
       }
     };
     visit("cli.js");
-    expect([...packages].sort()).toEqual(["pg", "zod"]);
+    expect([...packages].filter((name) => /^(react|react-dom|@remix-run\/.*)$/.test(name))).toEqual([]);
+    expect(packages).toContain("pg");
   });
 
   it("is wired up as `npm run inbox`", async () => {
