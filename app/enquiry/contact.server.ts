@@ -99,7 +99,7 @@ export async function handleContactPost(request: Request, config: Config, client
   }
   // A wrong captcha answer for the embedded back-end is refused there without being stored: it is not counted.
   const stored = config.apiHost !== undefined || isCaptchaAnswer(validation.enquiry.security);
-  const limited = stored ? admitEnquiry(config, clientAddress) : null;
+  const limited = stored ? await admitEnquiry(config, clientAddress) : null;
   if (limited) {
     finish("rate-limited");
     return data<ContactActionData>(

@@ -56,7 +56,7 @@ const errorResponse = (status: number, errors: ApiError[]) => Response.json({ er
  */
 export async function handleSaveContact(
   request: Request,
-  { admit }: { admit?: () => RateLimitRefusal | null } = {},
+  { admit }: { admit?: () => Promise<RateLimitRefusal | null> } = {},
 ): Promise<Response> {
   if (mediaType(request) !== "application/json") {
     discardBody(request);
@@ -75,7 +75,7 @@ export async function handleSaveContact(
   if (!validation.ok) return errorResponse(400, validation.errors);
 
   // A wrong captcha answer is refused without using up an allowance.
-  const limited = isCaptchaAnswer(validation.enquiry.security) ? admit?.() : null;
+  const limited = isCaptchaAnswer(validation.enquiry.security) ? await admit?.() : null;
   if (limited) {
     return Response.json(
       { errors: [limited.error] },
