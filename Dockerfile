@@ -27,7 +27,6 @@ COPY --chown=node:node package.json package-lock.json ./
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/public ./public
-COPY --chown=node:node server.mjs ./
 COPY --chown=node:node scripts ./scripts
 # The embedded inbox's SQLite database (used when API_HOST is not set; a v1 enquiries.jsonl here is imported at start):
 # mount a volume here to keep it.
@@ -40,4 +39,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
 # node itself is the main process, so it gets docker stop's SIGTERM and finishes what is in flight (npm would not).
 # The heap sized for a small container (measured in bench/README.md, "Memory"): without it V8 sizes the heap for the
 # host's memory and lets garbage pile up to several times the live heap before collecting it. Same flags as npm start.
-CMD ["node", "--max-old-space-size=160", "--max-semi-space-size=4", "server.mjs"]
+CMD ["node", "--max-old-space-size=160", "--max-semi-space-size=4", "build/server/index.js"]

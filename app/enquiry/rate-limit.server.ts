@@ -113,34 +113,19 @@ async function refusedBy(limiter: RateLimiterAbstract | undefined, key: string, 
   }
 }
 
-// One per set of limits and database: the process has one configuration, tests try several.
-const limiters = new Map<string, EnquiryRateLimiter>();
-
-function limiterFor(config: Config): EnquiryRateLimiter {
+/** The process's limiter, as configured (server/services.ts builds one at start). */
+export function createEnquiryRateLimiter(config: Config): EnquiryRateLimiter {
   const limits = { sitePerMinute: config.rateLimitSitePerMinute, clientPerHour: config.rateLimitClientPerHour };
   // With API_HOST there is no inbox database: counted in memory.
   const postgresUrl = !config.apiHost && config.database.kind === "postgres" ? config.database.url : undefined;
-  const key = `${limits.sitePerMinute}/${limits.clientPerHour}/${postgresUrl ?? "memory"}`;
-  let limiter = limiters.get(key);
-  if (!limiter) {
-    const store: RateLimitStore = postgresUrl
-      ? {
-          kind: "postgres",
-          pool: new pg.Pool({
-            connectionString: postgresUrl,
-            max: 2,
-            connectionTimeoutMillis: config.storeTimeoutMs,
-            query_timeout: config.storeTimeoutMs,
-            allowExitOnIdle: true,
-          }).on("error", () => {}), // an idle connection dropped: the next query opens another
-        }
-      : { kind: "memory" };
-    limiters.set(key, (limiter = new EnquiryRateLimiter(limits, store)));
-  }
-  return limiter;
-}
-
-/** The process's limiter, as configured: counts this enquiry or refuses it. */
-export function admitEnquiry(config: Config, client: string | undefined): Promise<RateLimitRefusal | null> {
-  return limiterFor(config).take(client);
+  if (!postgresUrl) return new EnquiryRateLimiter(limits);
+  const pool = new pg.Pool({
+    connectionString: postgresUrl,
+    max: 2,
+    connectionTimeoutMillis: config.storeTimeoutMs,
+    query_timeout: config.storeTimeoutMs,
+    allowExitOnIdle: true,
+  });
+  pool.on("error", () => {}); // an idle connection dropped: the next query opens another
+  return new EnquiryRateLimiter(limits, { kind: "postgres", pool });
 }
