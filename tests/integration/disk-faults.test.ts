@@ -47,6 +47,15 @@ async function expectRefusedWithin10s(server: SiteServer) {
   for (const value of [typed.name, typed.email, typed.message]) expect(reply.text).toContain(value);
 }
 
+/** Whether this process may make a file immutable (chattr +i needs CAP_LINUX_IMMUTABLE: root, most CI runners). */
+const canMakeImmutable = (() => {
+  const probe = join(temp.dir(), "probe");
+  writeFileSync(probe, "");
+  const ok = spawnSync("chattr", ["+i", probe]).status === 0;
+  if (ok) spawnSync("chattr", ["-i", probe]);
+  return ok;
+})();
+
 const unavailableLines = (output: string) => output.split("\n").filter((line) => line.includes("DATABASE UNAVAILABLE"));
 
 describe("a disk that goes wrong under the running server", () => {
@@ -124,4 +133,31 @@ describe("a disk that goes wrong under the running server", () => {
     const stored = (await site.stored()).map((row) => row.message);
     expect(stored.sort()).toEqual(accepted.map((one) => one.message).sort());
   }, 60_000);
+
+  // chmod cannot do this for a running server: its descriptor stays writable (and root ignores modes anyway).
+  it.skipIf(!canMakeImmutable)(
+    "read-only files (chattr +i on the database and its WAL): 503 within 10 s, recovers when writable again",
+    async () => {
+      const dir = temp.dir();
+      const databaseFile = join(dir, "enquiries.db");
+      site = await startSite({ DATABASE_URL: `file:${databaseFile}` });
+      const accepted = [values()];
+      expect((await postForm(site.url, accepted[0]!)).location).toBe(sentLocation);
+      const files = [databaseFile, `${databaseFile}-wal`];
+      const chattr = (flag: string) => expect(spawnSync("chattr", [flag, ...files]).status).toBe(0);
+      chattr("+i");
+      try {
+        await expectRefusedWithin10s(site);
+        expect(unavailableLines(site.output())).toHaveLength(1);
+      } finally {
+        chattr("-i");
+      }
+      await waitFor(async () => (await readyStatus(site!.url)) === 200, "/readyz 200 again", 10_000);
+      accepted.push(values());
+      expect((await postForm(site.url, accepted[1]!)).location).toBe(sentLocation);
+      const stored = (await site.stored()).map((row) => row.message);
+      expect(stored.sort()).toEqual(accepted.map((one) => one.message).sort());
+    },
+    60_000,
+  );
 });
