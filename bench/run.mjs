@@ -447,11 +447,11 @@ function renderWeight(weight, mem) {
     `JS for /: ${num(home.js.wireBytes)} bytes gzipped (${(home.js.wireBytes / 1000).toFixed(1)} kB, ` +
       `${(home.js.wireBytes / 1024).toFixed(1)} KiB) in ${home.js.files.length} files, budget 100 KiB = ${num(jsBudgetBytes)} bytes -> ` +
       `${home.js.wireBytes <= jsBudgetBytes ? "OK" : "OVER"}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
-    `server peak memory (VmHWM, node ${mem.nodeFlags.join(" ")} server.mjs, as npm start): ${MB(mem.afterLoad?.hwm)} after the load phases, ` +
+    `server peak memory (VmHWM, npm start: node ${mem.nodeFlags.join(" ")}): ${MB(mem.afterLoad?.hwm)} after the load phases, ` +
       `${MB(mem.atEnd.hwm)} at the end; baseline ${MB(mem.baseline?.hwm)}`,
     ...(mem.nodeDefaults
       ? [
-          `same GET / + POST /contact load on node server.mjs without flags (Node's default heap): peak ${MB(mem.nodeDefaults.memory.hwm)}; ` +
+          `same GET / + POST /contact load on the same server without flags (Node's default heap): peak ${MB(mem.nodeDefaults.memory.hwm)}; ` +
             `${num(mem.nodeDefaults.get.requestsPerSec)} req/s GET / (${num(mem.nodeDefaults.get.serverCpuMsPerRequest, 3)} CPU ms/req), ` +
             `${num(mem.nodeDefaults.post.requestsPerSec)} req/s POST, nothing lost: ${mem.nodeDefaults.post.enquiries.ok ? "yes" : "NO"}`,
         ]
