@@ -42,6 +42,8 @@ app.disable("x-powered-by");
 // How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
 app.set("trust proxy", config.trustProxy);
 app.use(compression());
+// Express 4's type table predates AVIF (the photos under /build/photos/, see docs/photos.md).
+express.static.mime.define({ "image/avif": ["avif"] });
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));

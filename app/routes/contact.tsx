@@ -9,8 +9,10 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
+import { JsonLd } from "~/components/JsonLd";
 import { getConfig } from "~/config.server";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
+import { contactPageData } from "~/content/structured-data";
 import { handleContactPost } from "~/enquiry/contact.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
@@ -85,6 +87,7 @@ export default function Contact() {
           busy={busy}
         />
       </div>
+      <JsonLd data={contactPageData} />
     </section>
   );
 }
