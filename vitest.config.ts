@@ -6,7 +6,7 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/deploy/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/deploy/**/*.test.ts"],
     environment: "node",
     testTimeout: 15_000,
     hookTimeout: 120_000,

@@ -10,10 +10,10 @@ import {
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
 import { JsonLd } from "~/components/JsonLd";
-import { getConfig } from "~/config.server";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
 import { contactPageData } from "~/content/structured-data";
-import { handleContactPost } from "~/enquiry/contact.server";
+import { acceptEnquiry } from "~/enquiry/accept.server";
+import { contactPageAnswer } from "~/enquiry/answers.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
 import { canonicalUrl } from "~/public-url";
@@ -35,8 +35,8 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
   return headers;
 };
 
-export function action({ request, context }: ActionFunctionArgs) {
-  return handleContactPost(request, getConfig(), context.clientAddress);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return contactPageAnswer(await acceptEnquiry(request, "form", context.services, context.clientAddress));
 }
 
 /**
