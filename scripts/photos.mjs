@@ -1,9 +1,7 @@
-// The owner's photos (photos/, see docs/photos.md) made fit for the web; part of `npm run build`.
-//
-//   node scripts/photos.mjs encode   before `remix build`: encodes each photo (or takes it from the cache) and writes
-//                                    app/content/photos.generated.ts, which the server and browser bundles import
-//   node scripts/photos.mjs publish  after `remix build` (which empties public/build): copies the encoded files to
-//                                    public/build/photos/, served immutable for a year like the rest of /build/
+// The owner's photos (photos/, see docs/photos.md) made fit for the web: `node scripts/photos.mjs`, the first step of
+// `npm run build` (before `remix build`). It encodes each photo (or takes it from the cache), puts the files in
+// public/photos/ (served as /photos/, immutable for a year: server/main.ts) and writes app/content/photos.generated.ts,
+// which the server and browser bundles import, so both render the same markup.
 //
 // Each photo: EXIF orientation applied, cropped to its slot's aspect ratio around the focal point, AVIF + WebP + JPEG
 // at every width of `widths` up to its own, content-hashed names, no metadata (GPS, camera) kept, and a 16-px WebP
@@ -17,13 +15,12 @@ import sharp from "sharp";
 const root = resolve(import.meta.dirname, "..");
 const photosDir = join(root, "photos");
 const cacheDir = join(root, ".cache", "photos");
-const publishList = join(cacheDir, "published.json");
 const manifestFile = join(root, "app", "content", "photos.generated.ts");
-const outputDir = join(root, "public", "build", "photos");
-const publicPrefix = "/build/photos/";
+const outputDir = join(root, "public", "photos");
+const publicPrefix = "/photos/";
 
-/** Bump when the encoding changes in a way the settings below do not show: every photo is then encoded again. */
-const encoderVersion = 1;
+/** Bump when the encoding or the cache entries change in a way the settings below do not show: every photo is then encoded again. */
+const encoderVersion = 2;
 const formats = {
   avif: { quality: 45, effort: 4 },
   webp: { quality: 70, effort: 4 },
@@ -105,7 +102,7 @@ async function encode(slot, photo, entryDir) {
         const buffer = await input().resize(width, height(width)).toFormat(format, options).toBuffer();
         const name = store(entryDir, `${slot.key}-${width}`, format, buffer);
         files.push(name);
-        return { width, src: publicPrefix + name };
+        return { width, src: name };
       }),
     );
   }
@@ -129,7 +126,7 @@ async function socialImage(pipeline, entryDir, files) {
     .toBuffer();
   const name = store(entryDir, "social", "jpg", buffer);
   files.push(name);
-  return { src: publicPrefix + name, width: social.width, height: social.height };
+  return { src: name, width: social.width, height: social.height };
 }
 
 /** A cache entry is complete once entry.json exists (written last): a build stopped half-way encodes again. */
@@ -164,7 +161,9 @@ async function encodeAll() {
       published.push(...result.files.map((file) => join(result.dir, file)));
       const { social: socialEntry, ...rest } = result.entry;
       entry = { alt: photo.alt, ...rest };
-      if (socialEntry) manifest.social = socialEntry;
+      for (const format of Object.keys(formats))
+        entry[format] = entry[format].map((source) => ({ ...source, src: publicPrefix + source.src }));
+      if (socialEntry) manifest.social = { ...socialEntry, src: publicPrefix + socialEntry.src };
     }
     if (slot.key === "about") manifest.about = entry;
     else manifest.slides.push(entry);
@@ -179,12 +178,14 @@ async function encodeAll() {
       return { entry, files };
     });
     published.push(...result.files.map((file) => join(result.dir, file)));
-    manifest.social = result.entry;
+    manifest.social = { ...result.entry, src: publicPrefix + result.entry.src };
   }
-  writeFileSync(publishList, JSON.stringify(published));
+  publish(published);
   writeManifest(manifest);
   const count = manifest.slides.filter(Boolean).length + (manifest.about ? 1 : 0);
-  console.log(`[photos] ${count} photo(s), ${encoded} encoded, in ${Date.now() - started} ms`);
+  console.log(
+    `[photos] ${count} photo(s), ${encoded} encoded, ${published.length} files in public/photos/, ${Date.now() - started} ms`,
+  );
 }
 
 function writeManifest(manifest) {
@@ -199,20 +200,14 @@ function writeManifest(manifest) {
   if (!existsSync(manifestFile) || readFileSync(manifestFile, "utf8") !== text) writeFileSync(manifestFile, text);
 }
 
-function publish() {
-  const files = JSON.parse(readFileSync(publishList, "utf8"));
+/** public/photos/ holds exactly the files the manifest names. */
+function publish(files) {
   rmSync(outputDir, { recursive: true, force: true });
   mkdirSync(outputDir, { recursive: true });
   for (const file of files) copyFileSync(join(cacheDir, file), join(outputDir, file.split("/").at(-1)));
-  console.log(`[photos] ${files.length} file(s) in public/build/photos/`);
 }
 
-const command = process.argv[2];
-if (command === "encode") {
+if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(cacheDir, { recursive: true });
   await encodeAll();
-} else if (command === "publish") publish();
-else if (import.meta.url === `file://${process.argv[1]}`) {
-  console.error("usage: node scripts/photos.mjs encode|publish");
-  process.exit(2);
 }

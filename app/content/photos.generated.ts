@@ -9,7 +9,7 @@ export const photos: PhotoManifest = {
   ],
   "about": null,
   "social": {
-    "src": "/build/photos/social-9f76568343.jpg",
+    "src": "/photos/social-9f76568343.jpg",
     "width": 1200,
     "height": 630
   }
