@@ -1,8 +1,8 @@
-// A copy of the site built WITH photos: the fixture camera photos (fixture-photos.mjs) as slides 1-3 and slide 3's
-// photo again as the About photo, in the system's temp folder (outside the checkout, so tsc and ESLint never see the
-// copy; node_modules linked, the photo cache shared with the
-// checkout so the 12-megapixel photos are encoded once per machine, not per run). The checkout itself has no photos:
-// its own build is the "without photos" one. Used by the photo tests (vitest, Playwright) and bench/photos.mjs.
+// Copies of the site built with and without photos, in the system's temp folder (outside the checkout, so tsc and
+// ESLint never see them; node_modules linked, the photo cache shared with the checkout so the 12-megapixel photos are
+// encoded once per machine, not per run). With: the fixture camera photos (fixture-photos.mjs) as slides 1-3 and
+// slide 3's photo again as the About photo. Without: an empty photos/ (the drawn art), whatever the checkout's photos/
+// holds. Used by the photo tests (vitest, Playwright) and bench/photos.mjs.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -22,10 +22,8 @@ import { fileURLToPath } from "node:url";
 import { fixturePhotos, makeFixturePhotos } from "./fixture-photos.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const photoSiteDir = join(
-  tmpdir(),
-  `haunt-photo-site-${createHash("sha256").update(root).digest("hex").slice(0, 8)}`,
-);
+const checkoutId = createHash("sha256").update(root).digest("hex").slice(0, 8);
+const siteDir = (withPhotos) => join(tmpdir(), `haunt-${withPhotos ? "photo" : "art"}-site-${checkoutId}`);
 export const fixtureDir = join(root, "tests", ".tmp", "fixture-photos");
 const sources = [
   "app",
@@ -37,7 +35,6 @@ const sources = [
   "tsconfig.json",
   "package.json",
 ];
-const stamp = join(photoSiteDir, ".built-from");
 
 function newestMtime(path) {
   const stat = statSync(path);
@@ -53,8 +50,10 @@ function newestMtime(path) {
 const sourceVersion = () => String(Math.max(...sources.map((source) => newestMtime(join(root, source)))));
 
 /** Builds the copy unless it is already built from the current sources; returns its directory. */
-export async function buildPhotoSite() {
-  await makeFixturePhotos(fixtureDir);
+export async function buildPhotoSite({ withPhotos = true } = {}) {
+  const photoSiteDir = siteDir(withPhotos);
+  const stamp = join(photoSiteDir, ".built-from");
+  if (withPhotos) await makeFixturePhotos(fixtureDir);
   const lock = `${photoSiteDir}.lock`;
   mkdirSync(dirname(lock), { recursive: true });
   // One builder at a time (Playwright workers, test files): the others wait for its result.
@@ -84,14 +83,16 @@ export async function buildPhotoSite() {
     mkdirSync(join(root, ".cache", "photos"), { recursive: true });
     mkdirSync(join(photoSiteDir, ".cache"));
     symlinkSync(join(root, ".cache", "photos"), join(photoSiteDir, ".cache", "photos"));
-    for (const { name } of fixturePhotos)
-      for (const ext of ["jpg", "json"])
-        cpSync(join(fixtureDir, `${name}.${ext}`), join(photoSiteDir, "photos", `${name}.${ext}`));
-    cpSync(join(fixtureDir, "slide-3.jpg"), join(photoSiteDir, "photos", "about.jpg"));
-    writeFileSync(
-      join(photoSiteDir, "photos", "about.json"),
-      JSON.stringify({ alt: "Fixture about photo: the workshop" }),
-    );
+    if (withPhotos) {
+      for (const { name } of fixturePhotos)
+        for (const ext of ["jpg", "json"])
+          cpSync(join(fixtureDir, `${name}.${ext}`), join(photoSiteDir, "photos", `${name}.${ext}`));
+      cpSync(join(fixtureDir, "slide-3.jpg"), join(photoSiteDir, "photos", "about.jpg"));
+      writeFileSync(
+        join(photoSiteDir, "photos", "about.json"),
+        JSON.stringify({ alt: "Fixture about photo: the workshop" }),
+      );
+    }
     // Vitest's NODE_ENV=test would make a development build.
     const env = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "NODE_ENV") delete env[name];
@@ -104,4 +105,5 @@ export async function buildPhotoSite() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await buildPhotoSite());
+if (import.meta.url === `file://${process.argv[1]}`)
+  console.log(await buildPhotoSite({ withPhotos: process.argv[2] !== "--without-photos" }));
