@@ -18,7 +18,7 @@ export function ResponsivePhoto({
   photo: Photo;
   /** The `sizes` attribute: how wide the photo is shown at each viewport width. */
   sizes: string;
-  /** "high" for the page's largest image (its LCP): fetched first and decoded at once. */
+  /** "high" for the page's largest image (its LCP): fetched first. */
   priority?: "high" | "low" | "auto";
   lazy?: boolean;
   className?: string;
@@ -48,7 +48,8 @@ export function ResponsivePhoto({
           loading={lazy ? "lazy" : "eager"}
           // React 18 warns on the camelCase prop; the lowercase HTML attribute passes through as it is.
           {...{ fetchpriority: priority }}
-          decoding={priority === "high" ? "sync" : "async"}
+          // AVIF takes real work to decode: off the main thread, so the first paint does not wait for it.
+          decoding="async"
           draggable={false}
           className="relative block h-full w-full object-cover"
         />
