@@ -24,7 +24,7 @@ export function ResponsivePhoto({
   className?: string;
 }) {
   // The JPEG fallback's src: a middle size for the few browsers without srcset.
-  const fallback = photo.jpeg.find((source) => source.width >= 800) ?? photo.jpeg.at(-1)!;
+  const fallback = photo.jpeg.find((source) => source.width >= 720) ?? photo.jpeg.at(-1)!;
   return (
     <div className={`relative overflow-hidden bg-night-900 ${className}`}>
       <img

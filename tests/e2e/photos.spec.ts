@@ -61,7 +61,7 @@ const loaded = (page: Page, index: number) =>
 
 for (const [name, width, chosen] of [
   ["phone", widths.phone, 480],
-  ["desktop", widths.desktop, 800],
+  ["desktop", widths.desktop, 720],
 ] as const) {
   test(`${name} (${width} px): the first slide's photo is the AVIF of the width the layout needs, over its placeholder`, async ({
     page,

@@ -83,13 +83,13 @@ describe("with photos", () => {
       for (const tag of [...sources, img]) {
         expect(attribute(tag, "sizes")).toBe(slideSizes);
         // 4032 x 3024 cropped to 16:9 is 4032 wide: every width of the list.
-        expect(widthsOf(attribute(tag, "srcSet")!)).toEqual([480, 800, 1200, 1600, 2400]);
+        expect(widthsOf(attribute(tag, "srcSet")!)).toEqual([480, 720, 1080, 1600, 2400]);
         for (const src of attribute(tag, "srcSet")!
           .split(", ")
           .map((e) => e.split(" ")[0]!))
           expect(src).toMatch(new RegExp(`^/photos/slide-${index + 1}-\\d+-[0-9a-f]{10}\\.(avif|webp|jpeg)$`));
       }
-      expect(attribute(img, "src")).toMatch(/^\/photos\/slide-\d-800-[0-9a-f]{10}\.jpeg$/);
+      expect(attribute(img, "src")).toMatch(/^\/photos\/slide-\d-720-[0-9a-f]{10}\.jpeg$/);
       expect([attribute(img, "width"), attribute(img, "height")]).toEqual(["2400", "1350"]);
       expect(attribute(img, "alt")).toMatch(/^Fixture photo/);
       // The first slide is the LCP: eager and high priority; the others wait (lazy) until the page has loaded.
@@ -117,7 +117,7 @@ describe("with photos", () => {
   it("serves the photo files immutable for a year, with their types", async () => {
     const page = await html(photo, "/");
     for (const ext of ["avif", "webp", "jpeg"]) {
-      const src = new RegExp(`/photos/slide-1-800-[0-9a-f]{10}\\.${ext}`).exec(page)![0];
+      const src = new RegExp(`/photos/slide-1-720-[0-9a-f]{10}\\.${ext}`).exec(page)![0];
       const response = await fetch(`${photo.url}${src}`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe(`image/${ext}`);
