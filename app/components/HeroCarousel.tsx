@@ -36,7 +36,6 @@ const emblaOptions = {
   breakpoints: { "(prefers-reduced-motion: reduce)": { duration: 0 } },
 } satisfies EmblaOptionsType;
 
-/** "auto" follows the visitor's motion preference; the rotation control sets it explicitly. */
 /**
  * How wide a slide is shown (Home: the carousel fills the content box below lg, three fifths of it beside the intro
  * from lg; the box is max-w-6xl with px-4, px-6 from sm, and a 2.5rem gap between the grid's five columns).
@@ -44,6 +43,7 @@ const emblaOptions = {
 const slideSizes =
   "(min-width: 1152px) 646px, (min-width: 992px) calc(60vw - 45px), (min-width: 576px) calc(100vw - 48px), calc(100vw - 32px)";
 
+/** "auto" follows the visitor's motion preference; the rotation control sets it explicitly. */
 type Rotation = "auto" | "on" | "off";
 
 const roundButton =
@@ -245,6 +245,7 @@ export function HeroCarousel() {
                       width={carousel.imageWidth}
                       height={carousel.imageHeight}
                       loading={index === 0 || loaded ? "eager" : "lazy"}
+                      // React 18 warns on the camelCase prop; the lowercase HTML attribute passes through as it is.
                       {...{ fetchpriority: index === 0 ? "high" : "low" }}
                       decoding={index === 0 ? "sync" : "async"}
                       draggable={false}
