@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -41,12 +41,19 @@ installGlobals({ nativeFetch: build.future.v3_singleFetch });
 const services = createServices();
 await startServices();
 
+/** Express 4's type table predates AVIF. */
+function photoType(response: ServerResponse, path: string) {
+  if (path.endsWith(".avif")) response.setHeader("Content-Type", "image/avif");
+}
+
 const app = express();
 app.disable("x-powered-by");
 // How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
 app.set("trust proxy", config.trustProxy);
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+// The owner's photos (scripts/photos.mjs, docs/photos.md): content-hashed names, so kept a year like /build/.
+app.use("/photos", express.static("public/photos", { immutable: true, maxAge: "1y", setHeaders: photoType }));
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));
 // Before anything that reads the request's host, method or path (Remix, the page cache): refusals are 4xx, not 500s.

@@ -12,6 +12,8 @@ import {
   type PointerEvent,
   type ReactNode,
 } from "react";
+import { ResponsivePhoto } from "~/components/ResponsivePhoto";
+import { photos } from "~/content/photos.generated";
 import { carousel } from "~/content/site";
 import { useAutoAdvance, useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
 import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
@@ -33,6 +35,13 @@ const emblaOptions = {
   // Reduced motion: slides change at once instead of fading.
   breakpoints: { "(prefers-reduced-motion: reduce)": { duration: 0 } },
 } satisfies EmblaOptionsType;
+
+/**
+ * How wide a slide is shown (Home: the carousel fills the content box below lg, three fifths of it beside the intro
+ * from lg; the box is max-w-6xl with px-4, px-6 from sm, and a 2.5rem gap between the grid's five columns).
+ */
+const slideSizes =
+  "(min-width: 1152px) 646px, (min-width: 992px) calc(60vw - 45px), (min-width: 576px) calc(100vw - 48px), calc(100vw - 32px)";
 
 /** "auto" follows the visitor's motion preference; the rotation control sets it explicitly. */
 type Rotation = "auto" | "on" | "off";
@@ -206,6 +215,8 @@ export function HeroCarousel() {
         <div id={slidesId} className="flex" aria-live={rotating ? "off" : "polite"}>
           {carousel.slides.map((slide, index) => {
             const hidden = index !== selected;
+            // The owner's photo for this slide (photos/), else the drawn art.
+            const photo = photos.slides[index];
             return (
               <div
                 key={slide.src}
@@ -218,19 +229,29 @@ export function HeroCarousel() {
                 className="min-w-0 flex-[0_0_100%]"
               >
                 <figure className="flex h-full flex-col">
-                  <img
-                    src={slide.src}
-                    alt={slide.alt}
-                    width={carousel.imageWidth}
-                    height={carousel.imageHeight}
-                    // The first image is the LCP; the rest wait, then load once the page has (before they are shown).
-                    loading={index === 0 || loaded ? "eager" : "lazy"}
-                    // React 18 warns on the camelCase prop; the lowercase HTML attribute passes through as it is.
-                    {...{ fetchpriority: index === 0 ? "high" : "low" }}
-                    decoding={index === 0 ? "sync" : "async"}
-                    draggable={false}
-                    className="aspect-video h-auto w-full bg-night-900 object-cover"
-                  />
+                  {photo ? (
+                    <ResponsivePhoto
+                      photo={photo}
+                      sizes={slideSizes}
+                      // The first photo is the LCP; the rest wait, then load once the page has (before they are shown).
+                      lazy={index !== 0 && !loaded}
+                      priority={index === 0 ? "high" : "low"}
+                      className="aspect-video"
+                    />
+                  ) : (
+                    <img
+                      src={slide.src}
+                      alt={slide.alt}
+                      width={carousel.imageWidth}
+                      height={carousel.imageHeight}
+                      loading={index === 0 || loaded ? "eager" : "lazy"}
+                      // React 18 warns on the camelCase prop; the lowercase HTML attribute passes through as it is.
+                      {...{ fetchpriority: index === 0 ? "high" : "low" }}
+                      decoding={index === 0 ? "sync" : "async"}
+                      draggable={false}
+                      className="aspect-video h-auto w-full bg-night-900 object-cover"
+                    />
+                  )}
                   <figcaption className="flex flex-1 items-center justify-center border-t border-night-600 bg-night-900 px-4 py-3 text-center font-display text-lg text-bone-100 sm:text-xl">
                     {/* The captions are lower case in the content; shown in sentence case. */}
                     <span className="first-letter:uppercase">{slide.caption}</span>

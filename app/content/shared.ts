@@ -3,6 +3,7 @@
  * page describes itself with to search engines and link previews.
  */
 import type { MetaDescriptor } from "@remix-run/node";
+import { photos } from "./photos.generated";
 
 export const brand = {
   /** The spec does not name the business; this is the default brand. */
@@ -39,18 +40,28 @@ export const errorPage = {
   message: "An unexpected error stopped this page from loading. Please try again in a moment.",
 } as const;
 
+/** What the link-preview image shows (the first slide's photo, or its drawn art). */
+export const socialImageAlt = `${brand.name}: a custom Halloween haunt prop`;
+
 /**
- * The <title>, description and Open Graph tags every page carries; with the page's canonical address (from
- * PUBLIC_URL), also its canonical link and og:url.
+ * The <title>, description, Open Graph and Twitter card tags every page carries; with the page's canonical address
+ * (from PUBLIC_URL), also its canonical link, og:url and the 1200 x 630 preview image (absolute URLs only).
  */
 export function pageMeta(
   { title, description }: { title: string; description: string },
   url?: string,
 ): MetaDescriptor[] {
-  const address: MetaDescriptor[] = url
+  const image = url ? new URL(photos.social.src, url).href : undefined;
+  const address: MetaDescriptor[] = image
     ? [
         { tagName: "link", rel: "canonical", href: url },
         { property: "og:url", content: url },
+        { property: "og:image", content: image },
+        { property: "og:image:width", content: String(photos.social.width) },
+        { property: "og:image:height", content: String(photos.social.height) },
+        { property: "og:image:alt", content: socialImageAlt },
+        { name: "twitter:image", content: image },
+        { name: "twitter:image:alt", content: socialImageAlt },
       ]
     : [];
   return [
@@ -61,7 +72,9 @@ export function pageMeta(
     { property: "og:type", content: "website" },
     { property: "og:site_name", content: brand.name },
     { property: "og:locale", content: "en_US" },
-    { name: "twitter:card", content: "summary" },
+    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
     ...address,
   ];
 }

@@ -1,7 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
+import { JsonLd } from "~/components/JsonLd";
 import { brand, homePage, pageMeta, season, services } from "~/content/site";
+import { localBusiness } from "~/content/structured-data";
 import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(homePage, canonicalUrl(args, "/"));
@@ -54,6 +56,7 @@ export default function Home() {
           {season.closeNote}
         </p>
       </section>
+      <JsonLd data={localBusiness} />
     </>
   );
 }

@@ -1,6 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
+import { JsonLd } from "~/components/JsonLd";
+import { ResponsivePhoto } from "~/components/ResponsivePhoto";
+import { photos } from "~/content/photos.generated";
 import { aboutPage, pageMeta } from "~/content/site";
+import { aboutPageData } from "~/content/structured-data";
 import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(aboutPage, canonicalUrl(args, "/about"));
@@ -9,6 +13,14 @@ export default function About() {
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{aboutPage.heading}</h1>
+      {photos.about ? (
+        <ResponsivePhoto
+          photo={photos.about}
+          // The article is max-w-3xl with px-4, px-6 from sm.
+          sizes="(min-width: 768px) 720px, (min-width: 576px) calc(100vw - 48px), calc(100vw - 32px)"
+          className="mt-8 aspect-[3/2] rounded-xl border border-night-600"
+        />
+      ) : null}
       <div className="mt-8 space-y-5 text-lg leading-relaxed text-bone-100">
         {aboutPage.paragraphs.map((paragraph) => (
           <p key={paragraph.slice(0, 24)}>{paragraph}</p>
@@ -20,6 +32,7 @@ export default function About() {
           {aboutPage.contactLink}
         </Link>
       </p>
+      <JsonLd data={aboutPageData} />
     </article>
   );
 }

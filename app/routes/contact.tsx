@@ -9,7 +9,9 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
+import { JsonLd } from "~/components/JsonLd";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
+import { contactPageData } from "~/content/structured-data";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
@@ -94,6 +96,7 @@ export default function Contact() {
           formToken={(actionData && "formToken" in actionData && actionData.formToken) || formToken}
         />
       </div>
+      <JsonLd data={contactPageData} />
     </section>
   );
 }

@@ -1,0 +1,81 @@
+// Three 12-megapixel "camera photos" for the photo tests and the bench, made on demand instead of committed: layered
+// noise (soft shapes, mid detail, fine grain) compresses about like a real photo. Each is stored sideways (3024 x 4032)
+// with EXIF Orientation 6 (shown 4032 x 3024) and GPS tags, so the build's rotate and strip steps mean something.
+// Seeded: the same bytes every time, so the build's photo cache recognises them.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+
+const stored = { width: 3024, height: 4032 };
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Noise of `w` x `h` cells scaled up to the photo's size and softened. */
+async function noiseLayer(next, w, h, sigma) {
+  const cells = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < cells.length; i++) cells[i] = (next() * 256) | 0;
+  return sharp(cells, { raw: { width: w, height: h, channels: 3 } })
+    .resize(stored.width, stored.height, { kernel: "cubic" })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
+}
+
+export const fixturePhotos = [
+  { name: "slide-1", seed: 1, tint: [1.0, 0.55, 0.25], alt: "Fixture photo one: an orange-lit animatronic" },
+  { name: "slide-2", seed: 2, tint: [0.45, 0.85, 0.35], alt: "Fixture photo two: a pneumatic prop under green light" },
+  { name: "slide-3", seed: 3, tint: [0.55, 0.5, 0.9], alt: "Fixture photo three: a small prop on a workbench" },
+];
+
+async function makePhoto({ seed, tint }, file) {
+  const next = random(seed);
+  const coarse = await noiseLayer(next, 12, 16, 30);
+  const mid = await noiseLayer(next, 190, 250, 2);
+  const fine = await noiseLayer(next, stored.width / 2, stored.height / 2, 0.6);
+  const pixels = Buffer.alloc(coarse.length);
+  for (let i = 0; i < pixels.length; i++) {
+    const value = coarse[i] * 0.8 + (mid[i] - 128) * 0.35 + (fine[i] - 128) * 0.1 + 10;
+    pixels[i] = Math.max(0, Math.min(255, value * tint[i % 3]));
+  }
+  await sharp(pixels, { raw: { ...stored, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .withMetadata({ orientation: 6 })
+    .withExif({
+      IFD0: { Make: "FixtureCam", Model: "12MP test camera" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "51/1 30/1 1234/100",
+        GPSLongitudeRef: "W",
+        GPSLongitude: "0/1 7/1 3900/100",
+      },
+    })
+    .toFile(file);
+}
+
+/** Writes the fixture photos and their sidecars into `dir` (kept when already there); returns `dir`. */
+export async function makeFixturePhotos(dir) {
+  mkdirSync(dir, { recursive: true });
+  for (const photo of fixturePhotos) {
+    const file = join(dir, `${photo.name}.jpg`);
+    if (!existsSync(file)) await makePhoto(photo, file);
+    // Off-centre focal points: the 16:9 crop follows them.
+    writeFileSync(join(dir, `${photo.name}.json`), JSON.stringify({ alt: photo.alt, focus: [0.5, 0.4] }, null, 2));
+  }
+  return dir;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = process.argv[2];
+  if (!dir) throw new Error("usage: node tests/support/fixture-photos.mjs DIR");
+  await makeFixturePhotos(dir);
+  console.log(`fixture photos in ${dir}`);
+}
