@@ -1,15 +1,42 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects (docs/development.md): `pure`, the tests next to the code in app/ that need nothing but Node (the fast
+ * tier, `npm run test:fast`), and `integration`, the tests that start the built server, PostgreSQL, SMTP and webhook
+ * receivers or the W3C checker (tests/integration, and tests/deploy). `npx vitest run PATH` runs one file in either.
+ */
 export default defineConfig({
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/deploy/**/*.test.ts"],
     environment: "node",
-    testTimeout: 15_000,
-    hookTimeout: 120_000,
-    reporters: ["default", ["json", { outputFile: "test-results/unit.json" }]],
+    // A test that passes only on a retry is a failing test: never retried.
+    retry: 0,
+    reporters: ["default", "json"],
+    // npm run test:pure / test:integration name their own report (.ci/summary.mjs counts them).
+    outputFile: { json: "test-results/vitest.json" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "pure",
+          include: ["app/**/*.test.ts"],
+          testTimeout: 5_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/deploy/**/*.test.ts"],
+          testTimeout: 15_000,
+          // A hook may build the site first (tests/support/site-server.ts, ensureBuilt).
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });
