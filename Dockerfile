@@ -27,7 +27,6 @@ COPY --chown=node:node package.json package-lock.json ./
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/public ./public
-COPY --chown=node:node server.mjs ./
 COPY --chown=node:node scripts ./scripts
 # The embedded inbox's SQLite database (used when API_HOST is not set; a v1 enquiries.jsonl here is imported at start):
 # mount a volume here to keep it.
@@ -38,4 +37,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is the main process, so it gets docker stop's SIGTERM and finishes what is in flight (npm would not).
-CMD ["node", "server.mjs"]
+CMD ["node", "build/server/index.js"]

@@ -9,9 +9,11 @@ declare module "@remix-run/node" {
   }
 }
 
-// What server.mjs passes to loaders and actions (getLoadContext, see app/server/load-context.server.ts).
+// What the server wing passes to loaders and actions (getLoadContext, see server/load-context.ts).
 declare module "@remix-run/server-runtime" {
   interface AppLoadContext {
+    /** The process's services (database, notifications, limits, page cache): see app/services.server.ts. */
+    services: import("./app/services.server").SiteServices;
     /** The visitor's address, known only when TRUST_PROXY says which proxy to believe. */
     clientAddress?: string;
   }

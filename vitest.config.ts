@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects (docs/development.md): `pure`, the tests next to the code in app/ that need nothing but Node (the fast
+ * Two projects (docs/development.md): `pure`, the tests next to the code (app/, server/) that need nothing but Node (the fast
  * tier, `npm run test:fast`), and `integration`, the tests that start the built server, PostgreSQL, SMTP and webhook
  * receivers or the W3C checker (tests/integration, and tests/deploy). `npx vitest run PATH` runs one file in either.
  */
@@ -22,7 +22,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "pure",
-          include: ["app/**/*.test.ts"],
+          include: ["app/**/*.test.ts", "server/**/*.test.ts"],
           testTimeout: 5_000,
           hookTimeout: 10_000,
         },
@@ -31,7 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/deploy/**/*.test.ts"],
+          include: ["tests/integration/**/*.test.ts", "tests/deploy/**/*.test.ts"],
           testTimeout: 15_000,
           // A hook may build the site first (tests/support/site-server.ts, ensureBuilt).
           hookTimeout: 120_000,

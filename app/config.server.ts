@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { parseDatabaseUrl, type DatabaseLocation } from "~/inbox/store.server";
 
 /**
  * The environment, read and checked once. An invalid value stops the server at start with a message that names the
@@ -140,6 +139,30 @@ function notifyConfig(data: {
 }
 
 // --- end of notifications ---------------------------------------------------------------------------------------
+
+/** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
+export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
+
+export function parseDatabaseUrl(value: string): DatabaseLocation | null {
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      // A server to talk to: a host name, or a socket directory as ?host=
+      return url.hostname || url.searchParams.get("host") ? { kind: "postgres", url: value } : null;
+    } catch {
+      return null;
+    }
+  }
+  const path = value.startsWith("file:") ? value.slice("file:".length).replace(/^\/\/(?=\/)/, "") : "";
+  return path ? { kind: "sqlite", path } : null;
+}
+
+/** Where the database is, for logs: never the password. */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (location.kind === "sqlite") return `SQLite ${location.path}`;
+  const url = new URL(location.url);
+  return `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
 
 /** An http(s) origin (scheme, host, port) and nothing else, normalised (e.g. `HTTP://A.example:80/` -> `http://a.example`). */
 const httpOrigin = (example: string) =>

@@ -1,16 +1,12 @@
 import { Writable } from "node:stream";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import type { ReactElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
-import { getConfig } from "~/config.server";
-import { finishDocument } from "~/http/document.server";
-import { applyHardeningHeaders, isSafeMethod, noStore } from "~/http/headers.server";
-import { createPageCacheMiddleware, keepPage } from "~/http/page-cache.server";
-import { pageResponse } from "~/http/page.server";
-
-// Check the environment as soon as the server loads the build: a bad value stops the start with a clear message.
-getConfig();
+import { finishDocument } from "~/pages/document.server";
+import { applyHardeningHeaders, isSafeMethod, noStore } from "~/pages/headers.server";
+import { keepPage } from "~/pages/page-cache.server";
+import { pageResponse } from "~/pages/page.server";
 
 const dev = process.env.NODE_ENV === "development";
 // Remix reads this export: single fetch stops streaming loader data after it.
@@ -25,13 +21,15 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
   const { html, status } = await renderDocument(
     <RemixServer context={remixContext} url={request.url} />,
     responseStatusCode,
   );
   const page = finishDocument(html, { status, headers: responseHeaders, method: request.method, dev });
-  keepPage(request, page);
+  const cache = loadContext.services.pageCache;
+  if (cache) keepPage(cache, request, page);
   return pageResponse(page, request);
 }
 
@@ -88,13 +86,3 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (!request.signal.aborted) console.error(error);
 }
-
-// The server process (server.mjs) reaches these through the build: build.entry.module.
-export { startServices, stopBackground, stopServices } from "~/server/services.server";
-export { runInboxCommand } from "~/inbox/cli.server";
-export { getConfig } from "~/config.server";
-export { guardRequest } from "~/http/request-guard.server";
-export { loadContext } from "~/server/load-context.server";
-export { gracefulShutdown, serverTimeouts } from "~/server/shutdown.server";
-/** Answers repeated page requests from memory, before Remix's handler (see app/http/page-cache.server.ts). */
-export const pageCache = createPageCacheMiddleware();

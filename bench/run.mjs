@@ -1,4 +1,4 @@
-// npm run bench: builds the site, starts it as `npm start` does (node server.mjs, NODE_ENV=production) in its own
+// npm run bench: builds the site, starts it as `npm start` does (node build/server/index.js, NODE_ENV=production) in its own
 // process, and measures, side by side in one run and on loopback only:
 //   - GET / on the site, GET /healthz on the same server (the framework's floor) and GET / on a plain node:http
 //     baseline sending the same bytes from memory: requests/s, p50/p99 latency, server CPU ms per request;

@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 source scripts/node24.sh
 npm ci --no-audit --no-fund
 npm run build
-exec node server.mjs
+exec node build/server/index.js

@@ -1,29 +1,11 @@
-import type { Config } from "~/config.server";
 import type { Enquiry } from "~/enquiry/fields";
-import { storeEnquiry } from "~/enquiry/embedded.server";
 import { readErrorList, type Outcome } from "~/enquiry/status";
+import { readCapped } from "~/http/body.server";
 
 export const saveContactPath = "/api/site/save-contact";
 
 /** The most of an upstream answer that is read: an errors list is a few hundred bytes; the rest is dropped. */
 export const maxAnswerBytes = 64 * 1024;
-
-/** Reads at most maxBytes of a body, then cancels the rest; `cut` says whether there was more. */
-async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ text: string; cut: boolean }> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { text: Buffer.concat(chunks).toString("utf8"), cut: false };
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return { text: "", cut: true };
-    }
-  }
-}
 
 /**
  * Turns the upstream's answer into an outcome: any 2xx is success (body not read); otherwise look for `errors` in the
@@ -36,8 +18,8 @@ export async function readOutcome(response: Response): Promise<Outcome> {
   }
   let body: unknown = null;
   try {
-    const answer = response.body ? await readCapped(response.body, maxAnswerBytes) : { text: "", cut: false };
-    if (!answer.cut) body = JSON.parse(answer.text);
+    const answer = response.body ? await readCapped(response.body, maxAnswerBytes, "cancel") : null;
+    if (answer?.ok !== false) body = JSON.parse(answer ? new TextDecoder().decode(answer.bytes) : "");
   } catch {
     // not JSON (HTML error page, empty body, cut-off stream): the generic failure
   }
@@ -67,11 +49,6 @@ export async function postEnquiry(enquiry: Enquiry, apiHost: string, timeoutMs: 
     if (signal.aborted) return { kind: "timeout" };
     return { kind: "unreachable", error: describeError(error) };
   }
-}
-
-/** Sends to the configured upstream, or, when none is configured, to the site's own embedded back-end. */
-export async function sendEnquiry(enquiry: Enquiry, config: Config): Promise<Outcome> {
-  return config.apiHost ? postEnquiry(enquiry, config.apiHost, config.apiTimeoutMs) : storeEnquiry(enquiry);
 }
 
 /** "TypeError: fetch failed (ECONNREFUSED)": the error and its cause's code, for the server log. */

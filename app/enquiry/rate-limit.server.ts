@@ -1,4 +1,3 @@
-import type { Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
 import type { ApiError } from "~/enquiry/status";
 
@@ -61,15 +60,3 @@ const refusal = (detail: string, waitMs: number): RateLimitRefusal => ({
   error: { title: enquiryMessages.rateLimitedTitle, detail },
   retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
 });
-
-// One per set of limits: the process has one configuration, tests try several.
-const limiters = new Map<string, RateLimiter>();
-
-/** The process's limiter, as configured: counts this enquiry or refuses it. */
-export function admitEnquiry(config: Config, client: string | undefined): RateLimitRefusal | null {
-  const limits = { sitePerMinute: config.rateLimitSitePerMinute, clientPerHour: config.rateLimitClientPerHour };
-  const key = `${limits.sitePerMinute}/${limits.clientPerHour}`;
-  let limiter = limiters.get(key);
-  if (!limiter) limiters.set(key, (limiter = new RateLimiter(limits)));
-  return limiter.take(client);
-}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { enquiryFields, type Enquiry, type EnquiryFieldName } from "~/enquiry/fields";
 import type { ApiError } from "~/enquiry/status";
+import { withoutControls } from "~/text/safety";
 
 const required: Record<EnquiryFieldName, string> = {
   name: "Please enter your name.",
@@ -8,12 +9,6 @@ const required: Record<EnquiryFieldName, string> = {
   message: "Please enter a message.",
   security: "Please answer the security question.",
 };
-
-// Control characters other than tab and line breaks: nobody types them, PostgreSQL refuses NUL, and they would reach
-// the owner's e-mail and terminal. Dropped before the length checks.
-// eslint-disable-next-line no-control-regex
-const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-export const withoutControls = (value: string) => value.replace(controls, "");
 
 function text(field: EnquiryFieldName) {
   const { maxLength } = enquiryFields[field];

@@ -12,8 +12,19 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
     return { ok: false, reason: "too-large" };
   }
   if (!request.body) return { ok: true, bytes: new Uint8Array() };
+  return readCapped(request.body, maxBytes, "drain");
+}
 
-  const reader = request.body.getReader();
+/**
+ * Reads a stream up to maxBytes. Past that, the rest is drained in the background (a request body: the connection
+ * stays usable) or cancelled (an upstream's answer: nothing more is wanted from it).
+ */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  rest: "drain" | "cancel",
+): Promise<BodyRead> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -21,7 +32,8 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      drain(reader);
+      if (rest === "drain") drain(reader);
+      else await reader.cancel().catch(() => {});
       return { ok: false, reason: "too-large" };
     }
     chunks.push(value);

@@ -1,28 +1,26 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { getConfig } from "~/config.server";
-import { handleSaveContact } from "~/enquiry/embedded.server";
-import { admitEnquiry } from "~/enquiry/rate-limit.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { acceptEnquiry } from "~/enquiry/accept.server";
+import { apiAnswer } from "~/enquiry/answers.server";
 import { discardBody } from "~/http/body.server";
 
 /**
- * The embedded enquiry endpoint, with the upstream API's contract. It exists only while no API_HOST is configured;
- * with one, enquiries go there and this path is a 404.
+ * The embedded enquiry endpoint, with the upstream API's contract, for programs other than our own form. It exists
+ * only while no API_HOST is configured; with one, enquiries go there and this path is a 404.
  */
 const notFound = () => new Response("Not Found\n", { status: 404, headers: { "Content-Type": "text/plain" } });
 
-export function loader() {
-  if (getConfig().apiHost) return notFound();
+export function loader({ context }: LoaderFunctionArgs) {
+  if (context.services.config.apiHost) return notFound();
   return new Response("Method Not Allowed\n", {
     status: 405,
     headers: { Allow: "POST", "Content-Type": "text/plain" },
   });
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
-  const config = getConfig();
-  if (config.apiHost) {
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (context.services.config.apiHost) {
     discardBody(request); // unread, a large body would stall the next request on this keep-alive connection
     return notFound();
   }
-  return handleSaveContact(request, { admit: () => admitEnquiry(config, context.clientAddress) });
+  return apiAnswer(await acceptEnquiry(request, "json", context.services, context.clientAddress));
 }

@@ -9,9 +9,9 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
-import { getConfig } from "~/config.server";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
-import { handleContactPost } from "~/enquiry/contact.server";
+import { acceptEnquiry } from "~/enquiry/accept.server";
+import { contactPageAnswer } from "~/enquiry/answers.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
 import { canonicalUrl } from "~/public-url";
@@ -33,8 +33,8 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
   return headers;
 };
 
-export function action({ request, context }: ActionFunctionArgs) {
-  return handleContactPost(request, getConfig(), context.clientAddress);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return contactPageAnswer(await acceptEnquiry(request, "form", context.services, context.clientAddress));
 }
 
 /**

@@ -1,5 +1,4 @@
-import { getConfig } from "~/config.server";
-import { currentInbox } from "~/inbox/runtime.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /**
  * Readiness for load balancers and orchestrators: 200 while this instance can take enquiries, 503 while its inbox
@@ -12,10 +11,10 @@ const answer = (status: number, text: string) =>
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
 
-export async function loader() {
-  if (getConfig().apiHost) return answer(200, "ok");
+export async function loader({ context }: LoaderFunctionArgs) {
+  if (context.services.config.apiHost) return answer(200, "ok");
   try {
-    await currentInbox().ping();
+    await context.services.inbox().ping();
     return answer(200, "ok");
   } catch {
     return answer(503, "database unavailable");

@@ -1,7 +1,7 @@
 // The processes the benchmark measures: the built site as `npm start` runs it, the fake upstream API, the node:http
 // baseline, and a second build of another git ref for A/B comparisons. Each runs in its own process.
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,14 +67,16 @@ export async function build(cwd, logFile) {
   });
 }
 
-/** The built site exactly as `npm start` runs it (node server.mjs), in its own process; `env` adds to its environment. */
+/** The built site exactly as `npm start` runs it (node build/server/index.js), in its own process; `env` adds to its environment. */
 export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {} }) {
   const port = await freePort();
   const nodeArgs = cpuProfDir
     ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`]
     : [];
   // That tree's own server.mjs: it imports ./build/index.js beside it, so the A/B's other side runs its own build.
-  const child = spawnLogged(process.execPath, [...nodeArgs, join(cwd, "server.mjs")], {
+  // (Before the process wing, a tree started with server.mjs at its top.)
+  const entry = existsSync(join(cwd, "server.mjs")) ? "server.mjs" : "build/server/index.js";
+  const child = spawnLogged(process.execPath, [...nodeArgs, join(cwd, entry)], {
     cwd,
     // The rate limits off: the load test sends far more enquiries than they allow.
     env: {

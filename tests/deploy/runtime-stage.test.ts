@@ -18,7 +18,7 @@ describe("the runtime stage (build output + production dependencies only)", () =
   beforeAll(async () => {
     await ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), "haunt-runtime-"));
-    for (const entry of ["package.json", "package-lock.json", "server.mjs", "build", "public", "scripts"]) {
+    for (const entry of ["package.json", "package-lock.json", "build", "public", "scripts"]) {
       cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
     }
     // --prefer-offline: the packages are in npm's cache from the project's own install; the registry is not asked

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll } from "vitest";
 import { parseConfig, type Config } from "~/config.server";
-import { currentInbox, startInbox, stopInbox } from "~/inbox/runtime.server";
-import type { Channel, ListedEnquiry } from "~/inbox/types";
+import { currentInbox, startInbox, stopInbox } from "../../server/database";
+import type { Channel, ListedEnquiry } from "~/store/types";
+import { testServices } from "./services";
 import { useTempDir } from "./temp-dir";
 
 /**
  * The embedded inbox of this test file's process, on a real SQLite file in a temp dir, opened before the file's tests
- * and closed after them. `stored()` lists what it holds, newest first.
+ * and closed after them (server/database.ts, as the server runs it). `stored()` lists what it holds, newest first.
  */
 export function useEmbeddedInbox(channels: readonly Channel[] = ["email"]) {
   const temp = useTempDir("haunt-embedded-");
@@ -16,6 +17,8 @@ export function useEmbeddedInbox(channels: readonly Channel[] = ["email"]) {
   return {
     config,
     channels,
+    /** What the app's loaders and actions get from the server wing, on this inbox. */
+    services: testServices(config, { inbox: currentInbox, channels }),
     async stored(): Promise<ListedEnquiry[]> {
       const items: ListedEnquiry[] = [];
       for await (const item of currentInbox().list()) items.push(item);

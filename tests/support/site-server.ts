@@ -4,18 +4,19 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openInboxStore, parseDatabaseUrl } from "../../app/inbox/store.server";
-import type { ListedEnquiry } from "../../app/inbox/types";
+import { parseDatabaseUrl } from "../../app/config.server";
+import { openInboxStore } from "../../app/store/store.server";
+import type { ListedEnquiry } from "../../app/store/types";
 
 /**
- * Starts the REAL built site (`node server.mjs`, as `npm start` runs it) as a child process for tests that talk to it over plain
+ * Starts the REAL built site (`node build/server/index.js`, as `npm start` runs it) as a child process for tests that talk to it over plain
  * HTTP, captures everything it prints, and stops it again. Shared by the robustness tests and any other test that
  * needs the production server.
  */
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const serverEntry = join(projectRoot, "server.mjs");
-const serverBuild = join(projectRoot, "build/index.js");
+const serverEntry = join(projectRoot, "build/server/index.js");
+const serverBuild = join(projectRoot, "build/server/index.js");
 
 /** A port that was free a moment ago: listen on 0, read the port, close. */
 export function freePort(): Promise<number> {
@@ -39,12 +40,17 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** True when build/index.js is missing or older than the sources it is built from. */
+/** True when the build is missing or older than the sources it is built from. */
 function buildIsStale(): boolean {
   if (!existsSync(serverBuild)) return true;
-  const sources = ["app", "remix.config.js", "tailwind.config.ts", "package-lock.json"].map((p) =>
-    join(projectRoot, p),
-  );
+  const sources = [
+    "app",
+    "server",
+    "scripts/build-server.mjs",
+    "remix.config.js",
+    "tailwind.config.ts",
+    "package-lock.json",
+  ].map((p) => join(projectRoot, p));
   const newestSource = Math.max(...sources.filter((p) => existsSync(p)).map(newestMtime));
   return newestSource > statSync(serverBuild).mtimeMs;
 }

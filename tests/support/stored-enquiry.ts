@@ -1,4 +1,4 @@
-import type { StoredEnquiry } from "~/inbox/types";
+import type { StoredEnquiry } from "~/store/types";
 
 /** A stored enquiry as the notification channels receive it (a fresh id each time). */
 export function storedEnquiry(message: string, overrides: Partial<StoredEnquiry> = {}): StoredEnquiry {

@@ -1,0 +1,92 @@
+import { data, redirect } from "@remix-run/node";
+import type { Acceptance } from "~/enquiry/accept.server";
+import type { EnquiryValues } from "~/enquiry/fields";
+import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
+
+/** How each caller of acceptEnquiry answers: the contact page (a status line) and the JSON API (its errors list). */
+
+/** What the contact page shows after a post that did not succeed. */
+export interface ContactActionData {
+  status: string;
+  values: EnquiryValues;
+}
+
+/** Where a successful post lands (post/redirect/get): reloading it sends nothing again. */
+export const sentLocation = "/contact?sent=1";
+
+// After a timeout the database may still finish the save: say so. Sending again is safe (the duplicate check).
+const notStored: ApiError = {
+  title: "Server",
+  detail:
+    "We could not confirm that your enquiry was saved. Please send it again in a few minutes: it will not be stored twice.",
+};
+
+/** The HTTP status of the page when the API did not take the enquiry: never 500, so its fault never looks like ours. */
+function forwardStatus(outcome: Exclude<Outcome, { kind: "sent" }>): number {
+  switch (outcome.kind) {
+    case "rejected":
+      // 503 says "try again later"; 4xx is about the enquiry; any other upstream fault is a bad gateway.
+      return (outcome.status >= 400 && outcome.status < 500) || outcome.status === 503 ? outcome.status : 502;
+    case "failed":
+    case "unreachable":
+      return 502;
+    case "timeout":
+      return 504;
+  }
+}
+
+export function contactPageAnswer(acceptance: Acceptance) {
+  const page = (status: number, text: string, values: EnquiryValues = {}, headers?: HeadersInit) =>
+    data<ContactActionData>({ status: text, values }, { status, headers });
+  switch (acceptance.kind) {
+    case "accepted":
+    case "bot": // a bot sees the usual thank-you
+      return redirect(sentLocation, 303);
+    case "unsupported-media-type":
+      return page(415, formatErrors([{ title: "Request", detail: "Please send your enquiry with the contact form." }]));
+    case "too-large":
+      return page(
+        413,
+        formatErrors([{ title: "Message", detail: "Your enquiry is too long to send. Please shorten it." }]),
+      );
+    case "unreadable":
+      return page(400, formatErrors([{ title: "Request", detail: "The form could not be read. Please try again." }]));
+    case "invalid":
+    case "wrong-answer":
+      return page(400, formatErrors(acceptance.errors), acceptance.values);
+    case "rate-limited":
+      return page(429, formatErrors([acceptance.refusal.error]), acceptance.values, {
+        "Retry-After": String(acceptance.refusal.retryAfterSeconds),
+      });
+    case "not-stored":
+      return page(503, formatErrors([notStored]), acceptance.values);
+    case "not-forwarded":
+      return page(forwardStatus(acceptance.outcome), statusText(acceptance.outcome), acceptance.values);
+  }
+}
+
+/** The upstream API's contract: 204 on success, otherwise `{ errors: [{ title, detail }] }`. */
+export function apiAnswer(acceptance: Acceptance): Response {
+  const errors = (status: number, list: ApiError[], headers?: HeadersInit) =>
+    Response.json({ errors: list }, { status, headers });
+  switch (acceptance.kind) {
+    case "accepted":
+    case "bot":
+      return new Response(null, { status: 204 });
+    case "unsupported-media-type":
+      return errors(415, [{ title: "Request", detail: "Send the enquiry as application/json." }]);
+    case "too-large":
+      return errors(413, [{ title: "Request", detail: "The enquiry is too large." }]);
+    case "unreadable":
+      return errors(400, [{ title: "Request", detail: "The enquiry is not valid JSON." }]);
+    case "invalid":
+    case "wrong-answer":
+      return errors(400, acceptance.errors);
+    case "rate-limited":
+      return errors(429, [acceptance.refusal.error], { "Retry-After": String(acceptance.refusal.retryAfterSeconds) });
+    case "not-stored":
+      return errors(503, [notStored]);
+    case "not-forwarded":
+      return errors(forwardStatus(acceptance.outcome), [{ title: "Server", detail: statusText(acceptance.outcome) }]);
+  }
+}

@@ -1,0 +1,102 @@
+import nodemailer, { type SendMailOptions } from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import type { EmailChannelConfig } from "~/config.server";
+import { notificationCopy } from "~/content/site";
+import type { StoredEnquiry } from "~/store/types";
+import { multiLine, oneLine } from "~/text/safety";
+import type { NotificationChannel } from "./channel";
+
+/**
+ * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is
+ * only ever the Reply-To (when it is one plain mailbox) and a line of the body: never a recipient.
+ */
+
+/** Well under the outbox's 30 s lease, so a slow server fails an attempt instead of outliving the claim. */
+export const smtpTimeouts = {
+  connectionTimeout: 8_000,
+  greetingTimeout: 8_000,
+  socketTimeout: 12_000,
+  dnsTimeout: 5_000,
+};
+
+/**
+ * One mailbox and nothing else: no display name, comment, group, list, quote, or whitespace that an address parser
+ * could turn into a second address. The form's validation already demands an e-mail shape; this is the last gate.
+ */
+const singleMailbox = /^[^\s@,;:<>()[\]\\"]+@[^\s@,;:<>()[\]\\"]+$/;
+
+export function isSingleMailbox(address: string): boolean {
+  return address.length <= 254 && singleMailbox.test(address);
+}
+
+/** The transport's options from SMTP_URL, built by hand so nothing in the URL can change other options. */
+export function smtpOptions(smtpUrl: string): SMTPTransport.Options {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === "smtps:";
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    // smtp://: STARTTLS whenever the server offers it (nodemailer's default); smtps://: TLS from the first byte.
+    secure,
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    ...smtpTimeouts,
+    // Nothing in a message may read files or fetch URLs.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+function receivedText(receivedAt: Date): string {
+  return receivedAt
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
+}
+
+/** The message for one enquiry: headers from fixed values and one-line texts, the visitor's words in the body. */
+export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelConfig, "to" | "from" | "fromName">) {
+  const name = oneLine(enquiry.name, 100) || "(no name)";
+  const visitorAddress = enquiry.email.trim();
+  const replyTo = isSingleMailbox(visitorAddress) ? { name, address: visitorAddress } : undefined;
+  const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
+  const text = [
+    notificationCopy.intro,
+    "",
+    `${notificationCopy.nameLabel}: ${name}`,
+    `${notificationCopy.emailLabel}: ${oneLine(enquiry.email, 254)}`,
+    `${notificationCopy.receivedLabel}: ${receivedText(enquiry.receivedAt)}`,
+    `${notificationCopy.idLabel}: ${enquiry.id}`,
+    "",
+    `${notificationCopy.messageLabel}:`,
+    multiLine(enquiry.message),
+    "",
+  ].join("\n");
+  return {
+    from: { name: config.fromName ?? notificationCopy.fromName, address: config.from },
+    to: config.to,
+    replyTo,
+    subject: `${notificationCopy.subjectPrefix} ${name}`,
+    text,
+    date: enquiry.receivedAt,
+    // The same id for every attempt: should a send be repeated (the process died after the server accepted it),
+    // mail clients that merge by Message-ID show it once.
+    messageId: `<enquiry-${enquiry.id.replace(/[^A-Za-z0-9.-]/g, "")}@${fromDomain}>`,
+    headers: { "X-Enquiry-Id": enquiry.id.replace(/[^A-Za-z0-9.-]/g, "") },
+    // Recipients come from the configuration alone, whatever the headers say.
+    envelope: { from: config.from, to: config.to },
+  };
+}
+
+export function createEmailChannel(config: EmailChannelConfig): NotificationChannel {
+  const transport = nodemailer.createTransport(smtpOptions(config.smtpUrl));
+  return {
+    channel: "email",
+    async send(enquiry, signal) {
+      // `signal` is supported by nodemailer's SMTP transport; its types do not list it yet.
+      await transport.sendMail({ ...composeEmail(enquiry, config), signal } as SendMailOptions);
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

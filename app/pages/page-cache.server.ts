@@ -1,0 +1,84 @@
+import { pageCacheControl } from "~/pages/headers.server";
+import type { Page } from "~/pages/page.server";
+
+/**
+ * Finished pages kept in memory, so a repeated request is answered without Remix, React or compression.
+ *
+ * Pages only change with a deploy (a new process) or the footer's year. What is kept: answers to GET or HEAD with
+ * status 200 and the shareable Cache-Control, for a path without a query string. So nothing that carries a
+ * visitor's data is kept (posts, the thank-you page, failed posts are no-store or not GET), and a query string or an
+ * unknown path (404) cannot fill the cache. Bounded in entries and bytes, least recently used goes first; an entry
+ * lapses at the next 1 January, when the footer shows a new year.
+ */
+export class PageCache {
+  private readonly entries = new Map<string, { page: Page; expires: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly limits = { maxEntries: 100, maxBytes: 4 * 1024 * 1024 },
+    private readonly now = () => Date.now(),
+  ) {}
+
+  get size() {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  get(key: string): Page | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (this.now() >= entry.expires) {
+      this.bytes -= entry.page.byteLength;
+      return undefined;
+    }
+    this.entries.set(key, entry); // most recently used last
+    return entry.page;
+  }
+
+  /** Keeps the page, encoded in every form; one too large to keep is left out. */
+  set(key: string, page: Page): void {
+    this.remove(key);
+    const size = page.encodeForKeeping().byteLength;
+    if (size > this.limits.maxBytes / 8) return;
+    const year = new Date(this.now()).getFullYear();
+    this.entries.set(key, { page, expires: new Date(year + 1, 0, 1).getTime() });
+    this.bytes += size;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
+      this.remove(oldest);
+    }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.page.byteLength;
+  }
+}
+
+/** The key for a request target (`/about`, `/contact?sent=1`): its path, or undefined when it has a query string. */
+export function pageKey(target: string): string | undefined {
+  if (!target.startsWith("/")) return undefined;
+  // Parsed as Remix parses it (origin + target), so both sides agree on the path.
+  const url = URL.parse(`http://site${target}`);
+  return url && url.search === "" ? url.pathname : undefined;
+}
+
+/** Whether a finished page may be kept and given to anyone who asks for the same path. */
+export function isKeepable(request: { method: string; url: string }, page: Page): boolean {
+  return (
+    (request.method === "GET" || request.method === "HEAD") &&
+    page.status === 200 &&
+    page.headers["cache-control"] === pageCacheControl &&
+    !("set-cookie" in page.headers)
+  );
+}
+
+/** Keeps a page Remix just rendered, if it may be kept. */
+export function keepPage(cache: PageCache, request: Request, page: Page): void {
+  if (!isKeepable(request, page)) return;
+  const url = new URL(request.url);
+  const key = pageKey(url.pathname + url.search);
+  if (key !== undefined) cache.set(key, page);
+}

@@ -1,0 +1,22 @@
+import type { Config } from "~/config.server";
+import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
+import type { PageCache } from "~/pages/page-cache.server";
+import type { Channel, InboxStore } from "~/store/types";
+
+/**
+ * What the running process lends the app: built once by the server wing (server/services.ts) and handed to every
+ * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
+ */
+export interface SiteServices {
+  config: Config;
+  /** The open inbox database; throws StoreUnavailableError while it is not (yet) open. */
+  inbox(): InboxStore;
+  /** The notification channels each new enquiry gets a pending notification for. */
+  channels(): readonly Channel[];
+  /** Tells the notification sender that an enquiry was just stored, so it goes out now. */
+  wakeOutbox(): void;
+  /** Counts one enquiry for this client (and the site), or refuses it. */
+  admit(clientAddress: string | undefined): RateLimitRefusal | null;
+  /** Finished pages kept in memory; absent where nothing is cached (tests). */
+  pageCache?: PageCache;
+}

@@ -1,0 +1,252 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { DatabaseLocation } from "~/config.server";
+import { migrations } from "~/store/migrations.server";
+import { openPostgres } from "~/store/postgres.server";
+import type { Row, SqlClient, Statement } from "~/store/sql.server";
+import { openSqlite } from "~/store/sqlite.server";
+import type {
+  Channel,
+  ClaimedNotification,
+  EnquiryStatus,
+  InboxStore,
+  ListedEnquiry,
+  NewEnquiry,
+  NotificationState,
+  StoredEnquiry,
+  V1Record,
+} from "~/store/types";
+
+/** The same address with the same message within this long of a stored enquiry is a duplicate (double click, resubmit). */
+export const duplicateWindowMs = 10 * 60_000;
+/** How long a claim on a notification holds: one held by a process that died is taken over after this. */
+export const claimLeaseMs = 30_000;
+
+const listPageSize = 200;
+
+/** Opens the database and applies pending migrations. */
+export async function openInboxStore(
+  location: DatabaseLocation,
+  { timeoutMs }: { timeoutMs: number },
+): Promise<InboxStore> {
+  const client =
+    location.kind === "sqlite" ? openSqlite(location.path, { timeoutMs }) : openPostgres(location.url, { timeoutMs });
+  try {
+    await client.migrate(migrations);
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return createInboxStore(client);
+}
+
+const emailKey = (email: string) => email.trim().toLowerCase();
+const time = (value: unknown) => new Date(Number(value));
+
+function enquiryFrom(row: Row): StoredEnquiry {
+  return {
+    id: String(row.id),
+    receivedAt: time(row.received_at),
+    name: String(row.name),
+    email: String(row.email),
+    message: String(row.message),
+    status: (row.status ?? "new") as EnquiryStatus,
+    spamReasons: row.spam_reasons ? (JSON.parse(String(row.spam_reasons)) as string[]) : [],
+  };
+}
+
+/** A v1 line's id is derived from its content, so importing the same file again adds nothing. */
+function v1Id(record: V1Record): string {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([record.receivedAt, record.name, record.email, record.message]))
+    .digest("hex");
+  return `v1-${digest.slice(0, 32)}`;
+}
+
+/** The store's logic, written once over a SqlClient; only the claim and the duplicate lock differ per dialect. */
+export function createInboxStore(db: SqlClient): InboxStore {
+  const postgres = db.dialect === "postgres";
+  // PostgreSQL runs transactions side by side: the duplicate check of one address is serialised with an advisory lock,
+  // and a claim skips rows another instance is claiming. SQLite runs one write transaction at a time anyway.
+  const lockSender = (key: string): Statement[] =>
+    postgres ? [{ sql: "SELECT pg_advisory_xact_lock(hashtext(?))::text AS locked", params: [key] }] : [];
+  const skipLocked = postgres ? " FOR UPDATE SKIP LOCKED" : "";
+
+  const settle = async (claim: ClaimedNotification, set: string, params: (string | number | null)[]) => {
+    const rows = await db.query(
+      `UPDATE notifications SET ${set}, claimed_by = NULL, claim_token = NULL, claim_until = NULL
+       WHERE id = ? AND claim_token = ? AND state = 'pending' RETURNING id`,
+      [...params, claim.id, claim.claimToken],
+    );
+    return rows.length === 1;
+  };
+
+  return {
+    async save(enquiry: NewEnquiry, channels: readonly Channel[], now = new Date()) {
+      const id = randomUUID();
+      const key = emailKey(enquiry.email);
+      const at = now.getTime();
+      const since = at - duplicateWindowMs;
+      const results = await db.transaction([
+        ...lockSender(`${key}\n${enquiry.message}`),
+        {
+          sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source)
+                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'form'
+                WHERE NOT EXISTS (SELECT 1 FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?)`,
+          params: [id, at, enquiry.name, enquiry.email, key, enquiry.message, key, enquiry.message, since],
+        },
+        ...channels.map((channel) => ({
+          sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at)
+                SELECT CAST(? AS TEXT), id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM enquiries WHERE id = ?`,
+          params: [randomUUID(), channel, at, at, id],
+        })),
+        {
+          sql: `SELECT id FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?
+                ORDER BY received_at DESC LIMIT 1`,
+          params: [key, enquiry.message, since],
+        },
+      ]);
+      const storedId = String(results.at(-1)![0]!.id);
+      return { id: storedId, duplicate: storedId !== id };
+    },
+
+    async importV1(records: readonly V1Record[]) {
+      let added = 0;
+      for (let start = 0; start < records.length; start += 500) {
+        const statements = records.slice(start, start + 500).map((record) => {
+          const receivedAt = Date.parse(record.receivedAt);
+          return {
+            sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source)
+                  VALUES (?, ?, ?, ?, ?, ?, 'v1') ON CONFLICT (id) DO NOTHING RETURNING id`,
+            params: [
+              v1Id(record),
+              Number.isNaN(receivedAt) ? 0 : receivedAt,
+              record.name,
+              record.email,
+              emailKey(record.email),
+              record.message,
+            ],
+          };
+        });
+        const results = await db.transaction(statements);
+        added += results.filter((rows) => rows.length > 0).length;
+      }
+      return added;
+    },
+
+    async claimDue(owner: string, limit: number, now = new Date()) {
+      const at = now.getTime();
+      const token = randomUUID();
+      const due = "state = 'pending' AND next_attempt_at <= ? AND (claim_until IS NULL OR claim_until <= ?)";
+      const claimed = await db.query(
+        `UPDATE notifications SET claimed_by = ?, claim_token = ?, claim_until = ?, attempts = attempts + 1
+         WHERE ${due} AND id IN (SELECT id FROM notifications WHERE ${due} ORDER BY next_attempt_at LIMIT ?${skipLocked})
+         RETURNING id, enquiry_id, channel, attempts, window_start, claim_until`,
+        [owner, token, at + claimLeaseMs, at, at, at, at, limit],
+      );
+      if (claimed.length === 0) return [];
+      const ids = [...new Set(claimed.map((row) => String(row.enquiry_id)))];
+      const enquiries = new Map(
+        (await db.query(`SELECT * FROM enquiries WHERE id IN (${ids.map(() => "?").join(", ")})`, ids)).map((row) => [
+          String(row.id),
+          enquiryFrom(row),
+        ]),
+      );
+      return claimed.flatMap((row) => {
+        const enquiry = enquiries.get(String(row.enquiry_id));
+        if (!enquiry) return []; // erased in between
+        return [
+          {
+            id: String(row.id),
+            channel: row.channel as Channel,
+            attempts: Number(row.attempts),
+            createdAt: time(row.window_start),
+            claimUntil: time(row.claim_until),
+            claimToken: token,
+            enquiry,
+          },
+        ];
+      });
+    },
+
+    markSent: (claim, now = new Date()) =>
+      settle(claim, "state = 'sent', sent_at = ?, last_error = NULL", [now.getTime()]),
+    markRetry: (claim, error, nextAttemptAt) =>
+      settle(claim, "next_attempt_at = ?, last_error = ?", [nextAttemptAt.getTime(), error.slice(0, 1000)]),
+    markFailed: (claim, error) => settle(claim, "state = 'failed', last_error = ?", [error.slice(0, 1000)]),
+
+    async nextDueAt() {
+      const [row] = await db.query(
+        `SELECT MIN(CASE WHEN claim_until IS NOT NULL AND claim_until > next_attempt_at THEN claim_until ELSE next_attempt_at END) AS due
+         FROM notifications WHERE state = 'pending'`,
+      );
+      return row?.due === null || row?.due === undefined ? null : time(row.due);
+    },
+
+    async *list({ since }: { since?: Date } = {}) {
+      const from = since ? since.getTime() : Number.MIN_SAFE_INTEGER;
+      let cursor: { at: number; id: string } | undefined;
+      for (;;) {
+        const rows = await db.query(
+          `SELECT * FROM enquiries WHERE received_at >= ?${cursor ? " AND (received_at < ? OR (received_at = ? AND id < ?))" : ""}
+           ORDER BY received_at DESC, id DESC LIMIT ?`,
+          cursor ? [from, cursor.at, cursor.at, cursor.id, listPageSize] : [from, listPageSize],
+        );
+        if (rows.length === 0) return;
+        const ids = rows.map((row) => String(row.id));
+        const notifications = await db.query(
+          `SELECT enquiry_id, channel, state, attempts, last_error FROM notifications
+           WHERE enquiry_id IN (${ids.map(() => "?").join(", ")}) ORDER BY channel`,
+          ids,
+        );
+        for (const row of rows) {
+          const listed: ListedEnquiry = {
+            ...enquiryFrom(row),
+            notifications: notifications
+              .filter((n) => n.enquiry_id === row.id)
+              .map((n) => ({
+                channel: n.channel as Channel,
+                state: n.state as NotificationState,
+                attempts: Number(n.attempts),
+                lastError: n.last_error === null ? null : String(n.last_error),
+              })),
+          };
+          yield listed;
+        }
+        const last = rows.at(-1)!;
+        cursor = { at: Number(last.received_at), id: String(last.id) };
+        if (rows.length < listPageSize) return;
+      }
+    },
+
+    async retryFailed(now = new Date()) {
+      const rows = await db.query(
+        // attempts from zero: the retry schedule starts over, fast at first (the last error stays until a send succeeds)
+        `UPDATE notifications SET state = 'pending', attempts = 0, window_start = ?, next_attempt_at = ?, claimed_by = NULL,
+           claim_token = NULL, claim_until = NULL
+         WHERE state = 'failed' RETURNING id`,
+        [now.getTime(), now.getTime()],
+      );
+      return rows.length;
+    },
+
+    async erase(email: string) {
+      const key = emailKey(email);
+      const [, erased] = await db.transaction([
+        {
+          sql: "DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE email_key = ?)",
+          params: [key],
+        },
+        { sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
+      ]);
+      return erased!.length;
+    },
+
+    // A write transaction with nothing in it: the database answers and would take a write (a read alone passes on SQLite
+    // even while another process holds the write lock for good).
+    async ping() {
+      await db.transaction([{ sql: "SELECT 1 AS ok" }]);
+    },
+
+    close: () => db.close(),
+  };
+}

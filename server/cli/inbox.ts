@@ -1,0 +1,176 @@
+import type { Writable } from "node:stream";
+import { parseArgs } from "node:util";
+import { describeDatabase, getConfig } from "~/config.server";
+import { openInboxStore } from "~/store/store.server";
+import type { InboxStore, ListedEnquiry } from "~/store/types";
+import { escapedUnsafe, visible } from "~/text/safety";
+
+/**
+ * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
+ * Output streams (a large inbox lists in constant memory) and is safe to show: visitors write these texts, so no
+ * control character reaches the terminal and no CSV cell runs as a spreadsheet formula.
+ */
+
+const usage = `Usage: npm run inbox [-- [command] [options]]
+
+Commands:
+  list (default)   the stored enquiries, newest first, with their notifications
+  retry            put failed notifications back to pending: the running server sends them
+  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications
+
+Options for list:
+  --json           a JSON array
+  --csv            CSV (RFC 4180, header row) for a spreadsheet
+  --since DATE     only enquiries received on or after DATE (e.g. 2026-10-01)
+  -h, --help       this help
+
+The database is DATABASE_URL (default file:data/enquiries.db), as for the server.
+`;
+
+interface Io {
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/** Runs the command; resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
+export async function runInboxCommand(argv: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        json: { type: "boolean", default: false },
+        csv: { type: "boolean", default: false },
+        since: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    return wrongUsage(io, (error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const [command = "list", ...rest] = positionals;
+  if (values.json && values.csv) return wrongUsage(io, "choose one of --json and --csv");
+  const since = values.since === undefined ? undefined : new Date(values.since);
+  if (since && Number.isNaN(since.getTime())) return wrongUsage(io, `--since: not a date: ${values.since}`);
+  if (command === "erase" && rest.length !== 1) return wrongUsage(io, "erase takes one e-mail address");
+  if (command !== "erase" && rest.length > 0) return wrongUsage(io, `unexpected argument: ${rest[0]}`);
+  if (!["list", "retry", "erase"].includes(command)) return wrongUsage(io, `unknown command: ${command}`);
+
+  const config = getConfig();
+  let store: InboxStore;
+  try {
+    store = await openInboxStore(config.database, { timeoutMs: Math.max(config.storeTimeoutMs, 10_000) });
+  } catch (error) {
+    io.stderr.write(`inbox: cannot open ${describeDatabase(config.database)}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  try {
+    if (command === "retry") {
+      const count = await store.retryFailed();
+      io.stdout.write(
+        `${count} failed ${count === 1 ? "notification" : "notifications"} put back to pending; the running server sends them within seconds.\n`,
+      );
+    } else if (command === "erase") {
+      const count = await store.erase(rest[0]!);
+      io.stdout.write(
+        `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
+      );
+    } else {
+      const format = values.json ? json : values.csv ? csv : text;
+      await format(store.list({ since }), io.stdout);
+    }
+    return 0;
+  } catch (error) {
+    io.stderr.write(`inbox: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+function wrongUsage(io: Io, message: string): number {
+  io.stderr.write(`inbox: ${message}\nTry 'npm run inbox -- --help'.\n`);
+  return 2;
+}
+
+/** Writes and waits when the reader is slower (a pager, a pipe): memory stays flat however large the inbox. */
+async function write(out: Writable, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+function notificationLine(enquiry: ListedEnquiry): string {
+  if (enquiry.notifications.length === 0) return "not notified";
+  return enquiry.notifications
+    .map(({ channel, state, attempts, lastError }) => {
+      const tries = attempts > 0 ? ` after ${plural(attempts, "attempt")}` : "";
+      return `${channel} ${state}${tries}${lastError && state !== "sent" ? ` (${visible(lastError)})` : ""}`;
+    })
+    .join(", ");
+}
+
+async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
+  let count = 0;
+  for await (const enquiry of enquiries) {
+    const when = `${enquiry.receivedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    const oneLine = (value: string) => visible(value.replace(/\s*[\r\n]+\s*/g, " "));
+    const body = visible(enquiry.message.replace(/\r\n?/g, "\n"))
+      .split("\n")
+      .map((line) => (line ? `    ${line}` : ""))
+      .join("\n");
+    await write(
+      out,
+      `${count > 0 ? "\n" : ""}${when}  ${oneLine(enquiry.name)} <${oneLine(enquiry.email)}>  [${enquiry.id}]\n${body}\n    -- ${notificationLine(enquiry)}\n`,
+    );
+    count++;
+  }
+  await write(
+    out,
+    count === 0 ? "No enquiries yet.\n" : `\n${count} ${count === 1 ? "enquiry" : "enquiries"}, newest first.\n`,
+  );
+}
+
+/** JSON escapes C0 itself; the other unsafe characters are written as \u escapes, so the data stays exact. */
+const safeJson = (value: unknown) => escapedUnsafe(JSON.stringify(value, null, 2));
+
+async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
+  let first = true;
+  await write(out, "[");
+  for await (const enquiry of enquiries) {
+    const item = { ...enquiry, receivedAt: enquiry.receivedAt.toISOString() };
+    await write(out, `${first ? "\n" : ",\n"}${safeJson(item).replace(/^/gm, "  ")}`);
+    first = false;
+  }
+  await write(out, first ? "]\n" : "\n]\n");
+}
+
+const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
+
+/** A spreadsheet cell: formula-looking text gets a leading ', then quoting when it holds , ; " or a line break. */
+function csvCell(value: string): string {
+  const cell = visible(value);
+  const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
+  await write(out, `${csvColumns.join(",")}\r\n`);
+  for await (const enquiry of enquiries) {
+    const row = [
+      enquiry.id,
+      enquiry.receivedAt.toISOString(),
+      enquiry.name,
+      enquiry.email,
+      enquiry.message,
+      notificationLine(enquiry),
+    ];
+    await write(out, `${row.map(csvCell).join(",")}\r\n`);
+  }
+}

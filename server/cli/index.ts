@@ -1,0 +1,7 @@
+// `npm run inbox` (node build/server/cli.js): the operator's command for the embedded inbox, through the same store
+// and DATABASE_URL as the server. It loads neither React nor Remix.
+import { requireNode24 } from "../node-version";
+
+requireNode24("npm run inbox");
+process.env.NODE_ENV ??= "production";
+await import("./main");

@@ -1,0 +1,82 @@
+import { describeDatabase, type Config } from "~/config.server";
+import { StoreUnavailableError } from "~/store/sql.server";
+import { openInboxStore } from "~/store/store.server";
+import type { Channel, InboxStore } from "~/store/types";
+import { importV1Inbox } from "~/store/v1-import.server";
+
+/**
+ * The server process's inbox: opened at start, kept open, closed at shutdown. A database that cannot be reached at
+ * start (PostgreSQL not up yet) is retried in the background with a log line per attempt, while the pages are
+ * served; until it opens, /readyz fails and an enquiry is answered with the "try again later" message.
+ */
+
+let store: InboxStore | undefined;
+let opening: Promise<void> | undefined;
+let stopped = false;
+let notifyChannels: readonly Channel[] = [];
+
+const retryDelaysMs = [1_000, 2_000, 3_000, 5_000, 10_000, 30_000];
+
+/** The open store; throws StoreUnavailableError while it is not (yet) open. */
+export function currentInbox(): InboxStore {
+  if (!store) throw new StoreUnavailableError("the inbox database is not open (yet)");
+  return store;
+}
+
+/** The channels every new enquiry is to be announced on (chosen by the configuration at start). */
+export const inboxChannels = (): readonly Channel[] => notifyChannels;
+
+/** Opens the store (retrying until it opens or the server stops); resolves once it is open. */
+export function startInbox(
+  config: Config,
+  channels: readonly Channel[],
+  onOpen?: (store: InboxStore) => void,
+): Promise<void> {
+  notifyChannels = channels;
+  stopped = false;
+  opening ??= (async () => {
+    const where = describeDatabase(config.database);
+    for (let attempt = 1; !stopped; attempt++) {
+      let opened: InboxStore;
+      try {
+        opened = await openInboxStore(config.database, { timeoutMs: config.storeTimeoutMs });
+      } catch (error) {
+        const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
+        console.error(
+          `inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        continue;
+      }
+      if (stopped) {
+        await opened.close();
+        return;
+      }
+      store = opened;
+      console.log(`inbox: storing enquiries in ${where}`);
+      // Neither a v1 file that cannot be imported nor anything else may keep the notifications from starting.
+      try {
+        await importV1Inbox(opened, config.inboxFile);
+      } catch (error) {
+        console.error(
+          `inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`,
+        );
+      }
+      try {
+        onOpen?.(opened);
+      } catch (error) {
+        console.error(`inbox: NOTIFICATIONS NOT STARTED: ${(error as Error).message}`);
+      }
+      return;
+    }
+  })();
+  return opening;
+}
+
+export async function stopInbox(): Promise<void> {
+  stopped = true;
+  const open = store;
+  store = undefined;
+  opening = undefined;
+  await open?.close();
+}

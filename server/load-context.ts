@@ -1,0 +1,15 @@
+import type { IncomingMessage } from "node:http";
+import type { AppLoadContext } from "@remix-run/node";
+import type { SiteServices } from "~/services.server";
+
+/**
+ * Remix's load context, built per request: the process's services, and the client address. That is Express's req.ip,
+ * which honours `trust proxy` (TRUST_PROXY hops of X-Forwarded-For); with no trusted proxy it is left out, because
+ * behind an untrusted proxy every visitor would share the proxy's address.
+ */
+export function loadContext(services: SiteServices) {
+  return (req: IncomingMessage & { ip?: string }): AppLoadContext => ({
+    services,
+    clientAddress: services.config.trustProxy > 0 ? req.ip : undefined,
+  });
+}

@@ -1,0 +1,64 @@
+import { createServer } from "node:http";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import morgan from "morgan";
+import { getConfig } from "~/config.server";
+import { loadContext } from "./load-context";
+import { pageCacheMiddleware } from "./page-cache";
+import { guardRequest } from "./request-guard";
+import { createServices, startServices, stopBackground, stopServices } from "./services";
+import { gracefulShutdown, serverTimeouts, type GracefulShutdown } from "./shutdown";
+
+/**
+ * The site's HTTP server: Express with Remix's adapter, the static file and compression set-up of remix-serve, and
+ * what a production container needs that remix-serve cannot give (docs/decisions/0001-own-server.md): the request
+ * guard, the page cache, services started before listening and a graceful shutdown.
+ */
+
+process.env.NODE_ENV ??= "production";
+const dev = process.env.NODE_ENV === "development";
+
+// A signal while the services start (the database may keep that waiting a few seconds): nothing is in flight yet.
+// eslint-disable-next-line prefer-const -- set once the server exists; a signal before that exits at once
+let shutdown: GracefulShutdown | undefined;
+const onSignal = (signal: NodeJS.Signals) => {
+  // Whatever happens below, the process is gone within 10 s of the first signal (docker stop's grace): a stuck disk
+  // can keep a database thread, and so process.exit, from returning.
+  setTimeout(() => process.kill(process.pid, "SIGKILL"), 9_800).unref();
+  if (!shutdown) process.exit(0);
+  void shutdown.shutdown(signal).then((code) => process.exit(code));
+};
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, onSignal);
+
+// Checks the environment first: a bad value stops the start with a message naming the variable.
+const config = getConfig();
+// The Remix build beside this bundle (build/index.js): the pages and routes.
+const build = (await import(new URL("../index.js", import.meta.url).href)) as ServerBuild;
+installGlobals({ nativeFetch: build.future.v3_singleFetch });
+
+const services = createServices();
+await startServices();
+
+const app = express();
+app.disable("x-powered-by");
+// How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
+app.set("trust proxy", config.trustProxy);
+app.use(compression());
+app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h" }));
+app.use(morgan("tiny"));
+// Before anything that reads the request's host, method or path (Remix, the page cache): refusals are 4xx, not 500s.
+app.use(guardRequest);
+// Repeated page requests are answered from memory, without Remix, React or compression (app/pages/page-cache.server.ts).
+if (services.pageCache) app.use(pageCacheMiddleware(services.pageCache));
+app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext(services) }));
+
+const host = process.env.HOST || undefined;
+const server = createServer(serverTimeouts, app);
+shutdown = gracefulShutdown(server, { stopBackground, stopServices });
+server.listen(config.port, host, () => {
+  console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
+  if (dev) void broadcastDevReady(build);
+});

@@ -1,0 +1,64 @@
+import { getConfig } from "~/config.server";
+import { RateLimiter } from "~/enquiry/rate-limit.server";
+import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "~/notify/outbox.server";
+import { PageCache } from "~/pages/page-cache.server";
+import type { SiteServices } from "~/services.server";
+import { currentInbox, inboxChannels, startInbox, stopInbox } from "./database";
+
+/**
+ * What the server process runs besides answering requests, started before it listens and stopped after the last
+ * request has been answered (see main.ts), and what it lends the app through the load context. Starting checks the
+ * environment: a bad value stops the start with a message naming the variable.
+ */
+
+// How long the start waits for the inbox database before serving pages anyway (it keeps retrying in the background).
+const inboxStartWaitMs = 5_000;
+
+/** The process's services, as loaders and actions see them (`context.services`). */
+export function createServices(): SiteServices {
+  const config = getConfig();
+  const limiter = new RateLimiter({
+    sitePerMinute: config.rateLimitSitePerMinute,
+    clientPerHour: config.rateLimitClientPerHour,
+  });
+  return {
+    config,
+    inbox: currentInbox,
+    channels: inboxChannels,
+    wakeOutbox,
+    admit: (clientAddress) => limiter.take(clientAddress),
+    pageCache: new PageCache(),
+  };
+}
+
+export async function startServices(): Promise<void> {
+  const config = getConfig();
+  if (!config.publicUrlSet) {
+    console.warn(
+      `[config] PUBLIC_URL is not set: sitemap.xml, robots.txt and canonical links use ${config.publicUrl}. ` +
+        "Set it to the site's public origin, e.g. https://haunt.example.",
+    );
+  }
+  if (config.apiHost) return; // enquiries go to the API: no embedded inbox
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, inboxStartWaitMs);
+  });
+  // Each enquiry gets a pending notification per configured channel; the outbox sends them once the store is open.
+  const notifications = configuredChannels(config.notify);
+  await Promise.race([startInbox(config, notifications, (store) => startOutbox(store, config.notify)), waited]);
+  clearTimeout(timer);
+}
+
+/**
+ * At the shutdown signal, beside the HTTP drain: the sender stops claiming and finishes or abandons its sends while
+ * the requests in flight finish (what they store stays pending in the database for the next sender).
+ */
+export async function stopBackground(): Promise<void> {
+  await stopOutbox();
+}
+
+/** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */
+export async function stopServices(): Promise<void> {
+  await stopInbox();
+}

@@ -1,0 +1,37 @@
+import type { Config } from "~/config.server";
+import { RateLimiter } from "~/enquiry/rate-limit.server";
+import type { SiteServices } from "~/services.server";
+import { StoreUnavailableError } from "~/store/sql.server";
+import type { Channel, InboxStore } from "~/store/types";
+
+const built = new WeakMap<Config, SiteServices>();
+
+/**
+ * The services a loader or action gets from the server wing, for tests that call the app's code directly: the given
+ * configuration, the inbox the test opened (or none: the database is down), and a rate limiter as configured. The
+ * same configuration gives the same services, so a limiter counts across calls as the server's does.
+ */
+export function testServices(
+  config: Config,
+  { inbox, channels = [] }: { inbox?: () => InboxStore | undefined; channels?: readonly Channel[] } = {},
+): SiteServices {
+  const known = built.get(config);
+  if (known) return known;
+  const limiter = new RateLimiter({
+    sitePerMinute: config.rateLimitSitePerMinute,
+    clientPerHour: config.rateLimitClientPerHour,
+  });
+  const services: SiteServices = {
+    config,
+    inbox: () => {
+      const store = inbox?.();
+      if (!store) throw new StoreUnavailableError("no inbox database in this test");
+      return store;
+    },
+    channels: () => channels,
+    wakeOutbox: () => {},
+    admit: (client) => limiter.take(client),
+  };
+  built.set(config, services);
+  return services;
+}
