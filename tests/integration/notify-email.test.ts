@@ -2,14 +2,14 @@ import addressparser from "nodemailer/lib/addressparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEmailChannel, isSingleMailbox, smtpOptions } from "~/notify/channels/email.server";
 import type { StoredEnquiry } from "~/store/types";
-import { storedEnquiry } from "../support/stored-enquiry";
+import { storedEnquiry } from "../support/enquiry";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
 
 const owners = ["owner@grimforge.example", "workshop@grimforge.example"];
 const from = "site@grimforge.example";
 
 const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
-  storedEnquiry("We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", overrides);
+  storedEnquiry({ message: "We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", ...overrides });
 
 /** Every address in one header, parsed the way a mail client would. */
 function addresses(mail: ReceivedMail, header: string): string[] {

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhookChannel, summaryMaxLength, webhookPayload } from "~/notify/channels/webhook.server";
-import type { StoredEnquiry } from "~/store/types";
-import { storedEnquiry } from "../support/stored-enquiry";
+import { storedEnquiry as enquiry } from "../support/enquiry";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
-
-const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
-  storedEnquiry("A talking skull for the queue line, please.", overrides);
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {

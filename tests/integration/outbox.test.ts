@@ -10,6 +10,7 @@ import { waitFor } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { numberedEnquiry } from "../support/enquiry";
 
 /**
  * The outbox against the real store (SQLite files in temp dirs, and a throwaway PostgreSQL when installed), a real
@@ -40,14 +41,7 @@ const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
 ];
 
 let counter = 0;
-const enquiry = () => {
-  counter += 1;
-  return {
-    name: `Visitor ${counter}`,
-    email: `visitor${counter}@example.com`,
-    message: `A prop for the haunt, please (${counter}).`,
-  };
-};
+const enquiry = () => numberedEnquiry(++counter);
 
 async function listAll(store: InboxStore): Promise<ListedEnquiry[]> {
   const items: ListedEnquiry[] = [];

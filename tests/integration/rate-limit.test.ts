@@ -5,6 +5,7 @@ import { RateLimiter } from "~/enquiry/rate-limit.server";
 import { formatErrors } from "~/enquiry/status";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { startSite, type SiteServer } from "../support/site-server";
+import { enquiry } from "../support/enquiry";
 
 /**
  * The enquiry rate limits: the limiter on its own with a hand-moved clock, then the real built server, where an
@@ -80,13 +81,6 @@ async function site(env: Record<string, string>) {
   return started;
 }
 
-const enquiry = (token: string) => ({
-  name: "Test Visitor",
-  email: "visitor@example.com",
-  message: `Hello ${token}`,
-  security: "Freddy",
-});
-
 async function postForm(base: string, values: Record<string, string>, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}/contact`, {
     method: "POST",
@@ -123,7 +117,7 @@ describe("the built server's rate limits", () => {
       formatErrors([{ title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedSite }]),
     );
     expect(status).toMatch(/^Error: .*try again later/);
-    expect(refused.text).toContain(`Hello ${token}`);
+    expect(refused.text).toContain(enquiry(token).message);
     expect(upstream.receivedFor(token)).toHaveLength(3);
   });
 
