@@ -253,7 +253,7 @@ describe("the built server with an upstream API", () => {
     expect([...messages].sort()).toEqual(posts.map((p) => p.values.message).sort());
   });
 
-  // The CSP hashes, ETags and the page cache: tests/unit/cdn-pages.test.ts.
+  // The CSP hashes, ETags and the page cache: tests/integration/cdn-pages.test.ts.
   it("lets pages be cached but never a response to a post", async () => {
     const page = await fetch(`${site.url}/`);
     expect(page.headers.get("cache-control")).toBe(pageCacheControl);
