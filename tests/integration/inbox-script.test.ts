@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore, V1Record } from "~/store/types";
@@ -281,6 +282,22 @@ describe("npm run inbox", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--xml");
     expect((await run(["delete-all"], database)).code).toBe(2);
+  });
+
+  it("loads neither React nor Remix: its bundle imports only the store's packages", () => {
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join(dirname(script), file), "utf8");
+      for (const [, target] of code.matchAll(/(?:from|import\()\s*"([^"]+)"/g)) {
+        if (target!.startsWith("./")) visit(target!.slice(2));
+        else if (!target!.startsWith("node:")) packages.add(target!);
+      }
+    };
+    visit("cli.js");
+    expect([...packages].sort()).toEqual(["pg", "zod"]);
   });
 
   it("is wired up as `npm run inbox`", async () => {
