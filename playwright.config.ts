@@ -40,16 +40,22 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 20_000,
     },
-    ...[e2eServers.site, e2eServers.embedded, e2eServers.stuck, e2eServers.refused, e2eServers.limited].map(
-      (server) => ({
-        command: "npm start",
-        url: `${server.url}/healthz`,
-        env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },
-        reuseExistingServer: false,
-        timeout: 30_000,
-        stdout: "ignore" as const,
-        stderr: "pipe" as const,
-      }),
-    ),
+    ...[
+      e2eServers.site,
+      e2eServers.embedded,
+      e2eServers.stuck,
+      e2eServers.refused,
+      e2eServers.limited,
+      e2eServers.owner,
+      e2eServers.spam,
+    ].map((server) => ({
+      command: "npm start",
+      url: `${server.url}/healthz`,
+      env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+    })),
   ],
 });

@@ -16,5 +16,7 @@ declare module "@remix-run/server-runtime" {
     services: import("./app/services.server").SiteServices;
     /** The visitor's address, known only when TRUST_PROXY says which proxy to believe. */
     clientAddress?: string;
+    /** The peer's address (req.ip: the trusted proxy's client, or the connection's peer): the login throttle's key. */
+    peerAddress?: string;
   }
 }

@@ -26,7 +26,19 @@ describe("parseConfig", () => {
       rateLimitSitePerMinute: 30,
       rateLimitClientPerHour: 10,
       notify: { email: undefined, webhookUrl: undefined },
+      retention: { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 },
     });
+  });
+
+  it("reads SPAM_FILTER, RETENTION_DAYS and SPAM_RETENTION_DAYS, and refuses bad values naming the variable", () => {
+    expect(parseConfig({ SPAM_FILTER: "off", RETENTION_DAYS: "90", SPAM_RETENTION_DAYS: "7" }).retention).toEqual({
+      spamFilter: false,
+      retentionDays: 90,
+      spamRetentionDays: 7,
+    });
+    expect(() => parseConfig({ SPAM_FILTER: "no" })).toThrow(/SPAM_FILTER: must be on or off/);
+    expect(() => parseConfig({ RETENTION_DAYS: "0" })).toThrow(/RETENTION_DAYS/);
+    expect(() => parseConfig({ SPAM_RETENTION_DAYS: "soon" })).toThrow(/SPAM_RETENTION_DAYS/);
   });
 
   it("reads DATABASE_URL as a SQLite file or a PostgreSQL URL, and refuses anything else naming the variable", () => {
@@ -275,5 +287,20 @@ describe("parseConfig: notifications", () => {
     });
     expect(refusal({ NOTIFY_WEBHOOK_URL: "hooks.slack.com/services/x" })).toContain("NOTIFY_WEBHOOK_URL");
     expect(refusal({ NOTIFY_WEBHOOK_URL: "ftp://example.com/x" })).toContain("NOTIFY_WEBHOOK_URL");
+  });
+
+  it("reads NOTIFY_WEBHOOK_FORMAT (any case), and refuses a format it does not know, listing the ones it does", () => {
+    const url = "https://chat.example.com/hooks/abc";
+    expect(parseConfig({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: " Mattermost " }).notify).toEqual({
+      email: undefined,
+      webhookUrl: url,
+      webhookFormat: "mattermost",
+    });
+    expect(parseConfig({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: "" }).notify).not.toHaveProperty(
+      "webhookFormat",
+    );
+    expect(refusal({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: "msteams" })).toMatch(
+      /NOTIFY_WEBHOOK_FORMAT.*slack, discord, mattermost, googlechat, teams, json/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webhookFormats, type WebhookFormat } from "~/notify/channels/webhook-formats";
 
 /**
  * The environment, read and checked once. An invalid value stops the server at start with a message that names the
@@ -6,7 +7,7 @@ import { z } from "zod";
  */
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
-// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL) ----------------------------
+// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT) ----------------------------
 // Kept together so the other variables' changes merge without touching these.
 
 /** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
@@ -82,9 +83,14 @@ function notifyEnvShape() {
       z
         .url({
           protocol: /^https?$/,
-          error: "must be an http:// or https:// URL (a Slack or Discord incoming webhook)",
+          error: "must be an http:// or https:// URL (a Slack, Discord, Mattermost, Google Chat or Teams webhook)",
         })
         .optional(),
+    ),
+    // Unset: chosen from the webhook URL's host (see docs/notifications.md).
+    NOTIFY_WEBHOOK_FORMAT: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim().toLowerCase() : value),
+      z.enum(webhookFormats, { error: `must be one of ${webhookFormats.join(", ")}` }).optional(),
     ),
   };
 }
@@ -117,6 +123,8 @@ export interface NotifyConfig {
   email: EmailChannelConfig | undefined;
   /** Never logged whole: Slack's and Discord's webhook URLs are secrets. */
   webhookUrl: string | undefined;
+  /** The payload format NOTIFY_WEBHOOK_FORMAT names; undefined: chosen from the URL's host. */
+  webhookFormat?: WebhookFormat;
 }
 
 function notifyConfig(data: {
@@ -124,8 +132,9 @@ function notifyConfig(data: {
   NOTIFY_EMAIL_TO?: string[];
   NOTIFY_EMAIL_FROM?: { name: string | undefined; address: string };
   NOTIFY_WEBHOOK_URL?: string;
+  NOTIFY_WEBHOOK_FORMAT?: WebhookFormat;
 }): NotifyConfig {
-  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL } = data;
+  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT } = data;
   const email =
     SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
       ? {
@@ -135,10 +144,41 @@ function notifyConfig(data: {
           ...(NOTIFY_EMAIL_FROM.name ? { fromName: NOTIFY_EMAIL_FROM.name } : {}),
         }
       : undefined;
-  return { email, webhookUrl: NOTIFY_WEBHOOK_URL };
+  return {
+    email,
+    webhookUrl: NOTIFY_WEBHOOK_URL,
+    ...(NOTIFY_WEBHOOK_FORMAT ? { webhookFormat: NOTIFY_WEBHOOK_FORMAT } : {}),
+  };
 }
 
 // --- end of notifications ---------------------------------------------------------------------------------------
+
+// --- Spam filter and retention (SPAM_FILTER, RETENTION_DAYS, SPAM_RETENTION_DAYS) --------------------------------
+
+function spamEnvShape() {
+  return {
+    SPAM_FILTER: z.preprocess(emptyAsUnset, z.enum(["on", "off"], "must be on or off").default("on")),
+    RETENTION_DAYS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(36_500).default(365)),
+    SPAM_RETENTION_DAYS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(36_500).default(30)),
+  };
+}
+
+export interface RetentionConfig {
+  /** False (SPAM_FILTER=off): every enquiry is stored as new and announced. */
+  spamFilter: boolean;
+  /** Enquiries older than this many days are deleted, with their notifications and activity. */
+  retentionDays: number;
+  /** Spam older than this many days is deleted. */
+  spamRetentionDays: number;
+}
+
+const retentionConfig = (env: { SPAM_FILTER: "on" | "off"; RETENTION_DAYS: number; SPAM_RETENTION_DAYS: number }) => ({
+  spamFilter: env.SPAM_FILTER === "on",
+  retentionDays: env.RETENTION_DAYS,
+  spamRetentionDays: env.SPAM_RETENTION_DAYS,
+});
+
+// --- end of spam filter and retention ---------------------------------------------------------------------------
 
 /** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
 export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
@@ -198,6 +238,7 @@ const envSchema = z.object({
   RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
   ...notifyEnvShape(),
+  ...spamEnvShape(),
 });
 
 export interface Config {
@@ -222,7 +263,11 @@ export interface Config {
   rateLimitClientPerHour: number;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
+  /** The spam filter and how long enquiries are kept; unset (as in tests built by hand) means the defaults. */
+  retention?: RetentionConfig;
 }
+
+export const defaultRetention: RetentionConfig = { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 };
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -247,6 +292,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     inboxFile: INBOX_FILE,
     ...servingConfig(result.data),
     notify: notifyConfig(result.data),
+    retention: retentionConfig(result.data),
   };
 }
 

@@ -2,6 +2,7 @@ import { describeDatabase, type Config } from "~/config.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore } from "~/store/types";
+import { schedulePurge } from "~/store/retention.server";
 import { importV1Inbox } from "~/store/v1-import.server";
 
 /**
@@ -14,6 +15,7 @@ let store: InboxStore | undefined;
 let opening: Promise<void> | undefined;
 let stopped = false;
 let notifyChannels: readonly Channel[] = [];
+let stopPurge: (() => void) | undefined;
 
 const retryDelaysMs = [1_000, 2_000, 3_000, 5_000, 10_000, 30_000];
 
@@ -62,6 +64,8 @@ export function startInbox(
           `inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`,
         );
       }
+      // After the import: imported enquiries past their retention go at once.
+      stopPurge = schedulePurge(opened, config.retention);
       try {
         onOpen?.(opened);
       } catch (error) {
@@ -75,6 +79,8 @@ export function startInbox(
 
 export async function stopInbox(): Promise<void> {
   stopped = true;
+  stopPurge?.();
+  stopPurge = undefined;
   const open = store;
   store = undefined;
   opening = undefined;

@@ -11,5 +11,7 @@ export function loadContext(services: SiteServices) {
   return (req: IncomingMessage & { ip?: string }): AppLoadContext => ({
     services,
     clientAddress: services.config.trustProxy > 0 ? req.ip : undefined,
+    // The login throttle's key (with the account): the connection's peer, or the trusted proxy's client.
+    peerAddress: req.ip ?? req.socket.remoteAddress,
   });
 }

@@ -1,6 +1,12 @@
-import { Form } from "@remix-run/react";
-import { contactForm } from "~/content/site";
-import { enquiryFields, honeypotField, type EnquiryFieldName, type EnquiryValues } from "~/enquiry/fields";
+import { Form, Link } from "@remix-run/react";
+import { contactForm, privacyLinks } from "~/content/site";
+import {
+  enquiryFields,
+  formTokenField,
+  honeypotField,
+  type EnquiryFieldName,
+  type EnquiryValues,
+} from "~/enquiry/fields";
 
 const inputClass =
   "mt-2 block w-full rounded-md border border-night-600 bg-night-950 px-3 py-2.5 text-base text-bone-50 placeholder:text-bone-400 focus:border-ember-400 focus:outline-none focus:ring-2 focus:ring-ember-400/60";
@@ -12,6 +18,8 @@ interface ContactFormProps {
   /** What the visitor typed, shown again after a failed send. */
   values: EnquiryValues;
   busy: boolean;
+  /** The signed form token (app/enquiry/form-token.server.ts); empty when none is used. */
+  formToken: string;
 }
 
 function field(name: EnquiryFieldName) {
@@ -23,7 +31,7 @@ function field(name: EnquiryFieldName) {
  * The enquiry form. A real POST form: without JavaScript the browser posts it and the server renders the result;
  * with JavaScript Remix submits it in place. Field limits come from app/enquiry/fields.ts.
  */
-export function ContactForm({ status, values, busy }: ContactFormProps) {
+export function ContactForm({ status, values, busy, formToken }: ContactFormProps) {
   return (
     <>
       <Form method="post" action="/contact" className="space-y-5" aria-describedby="enquiry-status">
@@ -63,6 +71,7 @@ export function ContactForm({ status, values, busy }: ContactFormProps) {
             defaultValue=""
           />
         </div>
+        {formToken ? <input type="hidden" name={formTokenField} value={formToken} /> : null}
         <button
           type="submit"
           disabled={busy}
@@ -71,6 +80,13 @@ export function ContactForm({ status, values, busy }: ContactFormProps) {
           {contactForm.submitLabel}
         </button>
       </Form>
+      <p className="mt-4 text-sm text-bone-300">
+        {privacyLinks.underForm}{" "}
+        <Link to="/privacy" className="text-bone-100 underline underline-offset-4 hover:text-ember-300">
+          {privacyLinks.underFormLink}
+        </Link>
+        .
+      </p>
       <div
         id="enquiry-status"
         role="status"

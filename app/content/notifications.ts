@@ -12,6 +12,8 @@ export const notificationCopy = {
   receivedLabel: "Received",
   idLabel: "Enquiry",
   messageLabel: "Message",
+  /** The title line of a chat card (Microsoft Teams). */
+  chatTitle: "New enquiry",
   /** Appended when a chat summary had to be shortened to fit the chat service's limit. */
   truncated: "… (shortened; the full message is in the e-mail and in `npm run inbox`)",
 } as const;

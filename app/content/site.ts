@@ -6,6 +6,7 @@
  * - `home.ts`: the home page, season notice, services and carousel
  * - `about.ts`: the About Us page
  * - `contact.ts`: the Contact Us page, the form's labels and its status messages
+ * - `privacy.ts`: the privacy page and the links to it
  * - `notifications.ts`: the e-mail and chat messages the business gets for each enquiry (server only)
  *
  * One file per page because the browser build splits code by file: each page's script then carries its own words
@@ -15,4 +16,5 @@ export * from "./shared";
 export * from "./home";
 export * from "./about";
 export * from "./contact";
+export * from "./privacy";
 export * from "./notifications";

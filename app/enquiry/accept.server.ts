@@ -1,10 +1,19 @@
-import { enquiryFieldNames, honeypotField, maxBodyBytes, type Enquiry, type EnquiryValues } from "~/enquiry/fields";
+import {
+  enquiryFieldNames,
+  formTokenField,
+  honeypotField,
+  maxBodyBytes,
+  type Enquiry,
+  type EnquiryValues,
+} from "~/enquiry/fields";
+import { formTokenProblem } from "~/enquiry/form-token.server";
 import { postEnquiry } from "~/enquiry/forward.server";
 import { logAttempt } from "~/enquiry/log.server";
 import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { ApiError, Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
+import { judgeEnquiry } from "~/enquiry/spam";
 import type { SiteServices } from "~/services.server";
 
 /**
@@ -20,7 +29,9 @@ export type EnquirySource = "form" | "json";
 export type Acceptance =
   /** Stored with its notifications (or found to be a resend of one stored minutes ago), or taken by the API. */
   | { kind: "accepted"; upstreamStatus?: number }
-  /** The form's hidden field was filled in: a bot, told the usual thank-you; nothing is kept. */
+  /** Stored aside as spam (its reasons kept, nobody notified); told the usual thank-you, so a bot learns nothing. */
+  | { kind: "spam"; reasons: string[] }
+  /** With API_HOST, the form's hidden field filled in: a bot, told the usual thank-you; nothing is kept. */
   | { kind: "bot" }
   | { kind: "unsupported-media-type" }
   | { kind: "too-large" }
@@ -44,7 +55,7 @@ const wrongAnswer: ApiError = { title: "Security", detail: "That is not the righ
 export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() === captchaAnswer;
 
 // The log's names for what happened, as operators' log queries know them.
-const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot" };
+const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot", spam: "spam" };
 
 export async function acceptEnquiry(
   request: Request,
@@ -81,39 +92,59 @@ async function accept(
   if (!body.ok) return { kind: "too-large" };
   const parsed = source === "form" ? await readForm(request, body.bytes) : readJson(body.bytes);
   if (parsed === null) return { kind: "unreadable" };
-  if (parsed === "bot") return { kind: "bot" };
-  const { input } = parsed;
+  const { input, spam } = parsed;
+  const embedded = !services.config.apiHost;
+  // The API gets no spam signals: a filled hidden field is dropped here; the embedded inbox keeps it aside as spam.
+  if (!embedded && spam?.honeypot) return { kind: "bot" };
 
   const values = enteredValues(input);
   const validation = validateEnquiry(input);
   if (!validation.ok) return { kind: "invalid", errors: validation.errors, values };
   const enquiry = validation.enquiry;
   // The API checks its own captcha; the embedded back-end checks it here, before anything is counted or stored.
-  const embedded = !services.config.apiHost;
   if (embedded && !isCaptchaAnswer(enquiry.security)) {
     return { kind: "wrong-answer", errors: [wrongAnswer], values };
   }
   const refusal = services.admit(clientAddress);
   if (refusal) return { kind: "rate-limited", refusal, values };
 
-  if (embedded) return (await store(enquiry, services)) ? { kind: "accepted" } : { kind: "not-stored", values };
+  if (embedded) return (await store(enquiry, services, spam)) ?? { kind: "not-stored", values };
   const forwarded = await postEnquiry(enquiry, services.config.apiHost!, services.config.apiTimeoutMs);
   if (forwarded.kind === "sent") return { kind: "accepted", upstreamStatus: forwarded.status };
   return { kind: "not-forwarded", outcome: forwarded, values };
 }
 
+/** What the form adds for the spam filter; absent for JSON (no hidden field, no token: content signals only). */
+interface FormSignals {
+  honeypot: string | undefined;
+  token: string | undefined;
+}
+
 /**
- * Stores the enquiry with one pending notification per channel, in one transaction. A duplicate (same address and
- * message within minutes: a double click, a resend after a timeout) is stored and announced once.
+ * Stores the enquiry with one pending notification per channel, in one transaction; or, when the spam filter says
+ * so, aside as spam with its reasons and no notification. A duplicate (same address and message within minutes: a
+ * double click, a resend after a timeout) is stored and announced once. Undefined when the database failed.
  */
-async function store({ name, email, message }: Enquiry, services: SiteServices): Promise<boolean> {
+async function store(
+  { name, email, message }: Enquiry,
+  services: SiteServices,
+  form: FormSignals | undefined,
+): Promise<Acceptance | undefined> {
   try {
-    const saved = await services.inbox().save({ name, email, message }, services.channels());
+    const inbox = services.inbox();
+    let reasons: string[] = [];
+    if (services.config.retention?.spamFilter ?? true) {
+      const formToken = form ? await formTokenProblem(inbox, form.token) : undefined;
+      const verdict = judgeEnquiry({ name, email, message, honeypot: form?.honeypot, formToken });
+      if (verdict.spam) reasons = verdict.reasons;
+    }
+    const saved = await inbox.save({ name, email, message }, services.channels(), new Date(), reasons);
+    if (reasons.length > 0) return { kind: "spam", reasons };
     if (!saved.duplicate) services.wakeOutbox(); // notify now, not at the next poll
-    return true;
+    return { kind: "accepted" };
   } catch (error) {
     console.error(`inbox: could not store an enquiry: ${(error as Error).message}`);
-    return false;
+    return undefined;
   }
 }
 
@@ -121,7 +152,7 @@ async function store({ name, email, message }: Enquiry, services: SiteServices):
 async function readForm(
   request: Request,
   bytes: Uint8Array<ArrayBuffer>,
-): Promise<{ input: EnquiryValues } | "bot" | null> {
+): Promise<{ input: EnquiryValues; spam: FormSignals } | null> {
   let form: URLSearchParams | FormData;
   if (mediaType(request) === "application/x-www-form-urlencoded") {
     form = new URLSearchParams(new TextDecoder().decode(bytes));
@@ -135,17 +166,19 @@ async function readForm(
       return null;
     }
   }
-  const honeypot = form.get(honeypotField);
-  if (typeof honeypot === "string" && honeypot !== "") return "bot";
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
   const values: EnquiryValues = {};
   for (const field of enquiryFieldNames) {
     const value = form.get(field);
     if (typeof value === "string") values[field] = value.replace(/\r\n?/g, "\n");
   }
-  return { input: values };
+  return { input: values, spam: { honeypot: text(honeypotField), token: text(formTokenField) } };
 }
 
-function readJson(bytes: Uint8Array): { input: unknown } | null {
+function readJson(bytes: Uint8Array): { input: unknown; spam?: undefined } | null {
   try {
     return { input: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
   } catch {

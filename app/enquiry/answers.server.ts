@@ -9,6 +9,8 @@ import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry
 export interface ContactActionData {
   status: string;
   values: EnquiryValues;
+  /** A new form token for the next try, when the one posted was used up by a save that failed. */
+  formToken?: string;
 }
 
 /** Where a successful post lands (post/redirect/get): reloading it sends nothing again. */
@@ -35,12 +37,13 @@ function forwardStatus(outcome: Exclude<Outcome, { kind: "sent" }>): number {
   }
 }
 
-export function contactPageAnswer(acceptance: Acceptance) {
+export function contactPageAnswer(acceptance: Acceptance, formToken?: string) {
   const page = (status: number, text: string, values: EnquiryValues = {}, headers?: HeadersInit) =>
-    data<ContactActionData>({ status: text, values }, { status, headers });
+    data<ContactActionData>({ status: text, values, ...(formToken ? { formToken } : {}) }, { status, headers });
   switch (acceptance.kind) {
     case "accepted":
-    case "bot": // a bot sees the usual thank-you
+    case "spam": // spam and bots see the usual thank-you
+    case "bot":
       return redirect(sentLocation, 303);
     case "unsupported-media-type":
       return page(415, formatErrors([{ title: "Request", detail: "Please send your enquiry with the contact form." }]));
@@ -71,6 +74,7 @@ export function apiAnswer(acceptance: Acceptance): Response {
     Response.json({ errors: list }, { status, headers });
   switch (acceptance.kind) {
     case "accepted":
+    case "spam":
     case "bot":
       return new Response(null, { status: 204 });
     case "unsupported-media-type":

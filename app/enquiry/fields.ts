@@ -23,5 +23,8 @@ export type EnquiryValues = Partial<Record<EnquiryFieldName, string>>;
 /** A bot trap: hidden from people and assistive technology; anything typed in it marks the post as spam. */
 export const honeypotField = "company_website";
 
+/** The contact form's signed token (app/enquiry/form-token.server.ts). */
+export const formTokenField = "form_token";
+
 /** Request bodies above this are refused before they are read whole. Four full fields fit easily. */
 export const maxBodyBytes = 64 * 1024;

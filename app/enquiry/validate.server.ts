@@ -28,6 +28,14 @@ const enquirySchema = z.object({
   security: text("security"),
 });
 
+/** A v1 line, checked by the same rules as a new enquiry (no captcha then); a problem in words, or null. */
+export function importProblem(input: unknown): string | null {
+  const result = enquirySchema.omit({ security: true }).safeParse(input);
+  if (result.success) return null;
+  const issue = result.error.issues[0]!;
+  return `${String(issue.path[0] ?? "line")}: ${issue.message}`;
+}
+
 export type Validation = { ok: true; enquiry: Enquiry } | { ok: false; errors: ApiError[] };
 
 /** Validates untrusted input; problems come back as errors in the upstream's own {title, detail} shape. */

@@ -37,8 +37,35 @@ describe("the retry schedule", () => {
   it("gives up at once on a failure more than 24 hours after the enquiry was stored", () => {
     const stored = new Date("2026-10-01T00:00:00Z");
     expect(afterFailure(3, stored, new Date("2026-10-02T00:00:01Z"))).toEqual({ giveUp: true });
-    expect(afterFailure(3, stored, new Date("2026-10-01T23:59:59Z"))).toEqual({
+    expect(afterFailure(3, stored, new Date("2026-10-01T23:59:59Z"), { random: () => 0.999_999_9 })).toEqual({
       retryAt: new Date("2026-10-02T00:00:19Z"),
     });
+  });
+
+  it("spreads retries between half and all of the backoff, so failures that came together do not return together", () => {
+    const stored = new Date("2026-10-01T00:00:00Z");
+    const now = new Date("2026-10-01T01:00:00Z");
+    const waits = Array.from({ length: 200 }, () => {
+      const next = afterFailure(5, stored, now);
+      if ("giveUp" in next) throw new Error("gave up");
+      return next.retryAt.getTime() - now.getTime();
+    });
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(retryDelayMs(5) / 2);
+      expect(wait).toBeLessThanOrEqual(retryDelayMs(5));
+    }
+    expect(new Set(waits).size).toBeGreaterThan(150);
+  });
+
+  it("honours the pause a service asked for (Retry-After), even beyond the backoff", () => {
+    const stored = new Date("2026-10-01T00:00:00Z");
+    const now = new Date("2026-10-01T00:00:10Z");
+    const next = afterFailure(1, stored, now, { retryAfterMs: 120_000, random: () => 0.5 });
+    expect(next).toEqual({ retryAt: new Date(now.getTime() + 120_500) });
+  });
+
+  it("gives up at once on a permanent refusal", () => {
+    const stored = new Date("2026-10-01T00:00:00Z");
+    expect(afterFailure(1, stored, new Date("2026-10-01T00:00:01Z"), { permanent: true })).toEqual({ giveUp: true });
   });
 });

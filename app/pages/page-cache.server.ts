@@ -65,10 +65,14 @@ export function pageKey(target: string): string | undefined {
   return url && url.search === "" ? url.pathname : undefined;
 }
 
+/** The owner's inbox (/inbox and below): never kept, whatever headers a page there might carry. */
+export const isPrivatePath = (pathname: string) => /^\/inbox(?:\/|$)/i.test(pathname);
+
 /** Whether a finished page may be kept and given to anyone who asks for the same path. */
 export function isKeepable(request: { method: string; url: string }, page: Page): boolean {
   return (
     (request.method === "GET" || request.method === "HEAD") &&
+    !isPrivatePath(new URL(request.url, "http://site").pathname) &&
     page.status === 200 &&
     page.headers["cache-control"] === pageCacheControl &&
     !("set-cookie" in page.headers)

@@ -12,16 +12,21 @@ import { ContactForm } from "~/components/ContactForm";
 import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
+import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
 import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args));
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  return data({ sent }, { headers: sent ? { "Cache-Control": "no-store" } : {} });
+  // Each visitor's form carries its own signed token (ADR 0170): with the embedded inbox the page is never shared or
+  // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
+  const formToken = await formTokenForPage(context.services);
+  const perVisitor = sent || !context.services.config.apiHost;
+  return data({ sent, formToken }, { headers: perVisitor ? { "Cache-Control": "no-store" } : {} });
 }
 
 // The loader's only header is the thank-you page's no-store; the action's, a rate limit's Retry-After.
@@ -34,7 +39,10 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return contactPageAnswer(await acceptEnquiry(request, "form", context.services, context.clientAddress));
+  const acceptance = await acceptEnquiry(request, "form", context.services, context.clientAddress);
+  // A failed save may have used up the posted token; with JavaScript the page is not reloaded, so send a new one.
+  const formToken = acceptance.kind === "not-stored" ? await formTokenForPage(context.services) : undefined;
+  return contactPageAnswer(acceptance, formToken);
 }
 
 /**
@@ -65,7 +73,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent } = useLoaderData<typeof loader>();
+  const { sent, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -83,6 +91,7 @@ export default function Contact() {
           status={status}
           values={actionData?.values ?? {}}
           busy={busy}
+          formToken={(actionData && "formToken" in actionData && actionData.formToken) || formToken}
         />
       </div>
     </section>

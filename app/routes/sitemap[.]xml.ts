@@ -1,10 +1,13 @@
 import { getConfig } from "~/config.server";
 import { navigation } from "~/content/site";
 
+/** The pages in the navigation, and the privacy page (linked from the footer). */
+const paths = [...navigation.map((item) => item.to), "/privacy"];
+
 export function loader() {
   // PUBLIC_URL, never the request's Host: this answer is cached publicly.
   const origin = getConfig().publicUrl;
-  const urls = navigation.map((item) => `  <url><loc>${origin}${item.to}</loc></url>`).join("\n");
+  const urls = paths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join("\n");
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return new Response(body, {
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },

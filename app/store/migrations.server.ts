@@ -57,4 +57,51 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX activity_by_time ON activity (at, id)",
     ],
   },
+  {
+    // The spam filter and retention (issue 17): keys made once and shared by every instance (the form token's, the
+    // erased-address hash's), form tokens already used (until they would have expired anyway), the keyed hashes of
+    // erased addresses (so no import brings them back), and the v1 files already imported whole.
+    version: 3,
+    statements: [
+      "CREATE TABLE site_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+      "CREATE TABLE used_form_tokens (id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+      "CREATE TABLE erased_addresses (hash TEXT PRIMARY KEY, erased_at BIGINT NOT NULL)",
+      `CREATE TABLE v1_imports (
+        sha256 TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        mtime_ms BIGINT NOT NULL,
+        path TEXT NOT NULL,
+        finished_at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX activity_by_enquiry ON activity (enquiry_id)",
+    ],
+  },
+  {
+    // The owner's inbox on the web (issue 16): operators who may log in (argon2id PHC strings, never a password),
+    // their sessions (only a SHA-256 of the cookie's id is stored) and recent failed logins for the throttle.
+    version: 4,
+    statements: [
+      `CREATE TABLE operators (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        operator_id TEXT NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX sessions_by_operator ON sessions (operator_id)",
+      `CREATE TABLE login_failures (
+        id TEXT PRIMARY KEY,
+        account_key TEXT NOT NULL,
+        client TEXT NOT NULL,
+        at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX login_failures_by_key ON login_failures (account_key, client, at)",
+    ],
+  },
 ];

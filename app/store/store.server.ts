@@ -1,6 +1,7 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { DatabaseLocation } from "~/config.server";
 import { migrations } from "~/store/migrations.server";
+import { ownerOperations } from "~/store/owner.server";
 import { openPostgres } from "~/store/postgres.server";
 import type { Row, SqlClient, Statement } from "~/store/sql.server";
 import { openSqlite } from "~/store/sqlite.server";
@@ -12,7 +13,9 @@ import type {
   ListedEnquiry,
   NewEnquiry,
   NotificationState,
+  PurgeResult,
   StoredEnquiry,
+  V1FileSeen,
   V1Record,
 } from "~/store/types";
 
@@ -39,10 +42,12 @@ export async function openInboxStore(
   return createInboxStore(client);
 }
 
-const emailKey = (email: string) => email.trim().toLowerCase();
+export const emailKey = (email: string) => email.trim().toLowerCase();
+/** The name of the key that makes erased addresses' hashes (keyed: a bare hash of an address is easy to reverse). */
+const erasedKeyName = "erased-address-hash";
 const time = (value: unknown) => new Date(Number(value));
 
-function enquiryFrom(row: Row): StoredEnquiry {
+export function enquiryFrom(row: Row): StoredEnquiry {
   return {
     id: String(row.id),
     receivedAt: time(row.received_at),
@@ -53,6 +58,9 @@ function enquiryFrom(row: Row): StoredEnquiry {
     spamReasons: row.spam_reasons ? (JSON.parse(String(row.spam_reasons)) as string[]) : [],
   };
 }
+
+/** The erased address as it is kept: HMAC-SHA256 with a key of this database, never the address itself. */
+const erasedHash = (key: Buffer, addressKey: string) => createHmac("sha256", key).update(addressKey).digest("hex");
 
 /** A v1 line's id is derived from its content, so importing the same file again adds nothing. */
 function v1Id(record: V1Record): string {
@@ -80,21 +88,53 @@ export function createInboxStore(db: SqlClient): InboxStore {
     return rows.length === 1;
   };
 
+  const siteKey = async (name: string) => {
+    const results = await db.transaction([
+      {
+        sql: "INSERT INTO site_keys (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+        params: [name, randomBytes(32).toString("base64")],
+      },
+      { sql: "SELECT value FROM site_keys WHERE name = ?", params: [name] },
+    ]);
+    return Buffer.from(String(results[1]![0]!.value), "base64");
+  };
+
   return {
-    async save(enquiry: NewEnquiry, channels: readonly Channel[], now = new Date()) {
+    ...ownerOperations(db),
+    async save(
+      enquiry: NewEnquiry,
+      channels: readonly Channel[],
+      now = new Date(),
+      spamReasons: readonly string[] = [],
+    ) {
       const id = randomUUID();
+      const spam = spamReasons.length > 0;
       const key = emailKey(enquiry.email);
       const at = now.getTime();
       const since = at - duplicateWindowMs;
       const results = await db.transaction([
         ...lockSender(`${key}\n${enquiry.message}`),
         {
-          sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source)
-                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'form'
+          sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source, status, spam_reasons)
+                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'form',
+                  CAST(? AS TEXT), CAST(? AS TEXT)
                 WHERE NOT EXISTS (SELECT 1 FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?)`,
-          params: [id, at, enquiry.name, enquiry.email, key, enquiry.message, key, enquiry.message, since],
+          params: [
+            id,
+            at,
+            enquiry.name,
+            enquiry.email,
+            key,
+            enquiry.message,
+            spam ? "spam" : "new",
+            spam ? JSON.stringify(spamReasons) : null,
+            key,
+            enquiry.message,
+            since,
+          ],
         },
-        ...channels.map((channel) => ({
+        // Spam is kept aside: nobody is told about it (until someone marks it not spam).
+        ...(spam ? [] : channels).map((channel) => ({
           sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at)
                 SELECT CAST(? AS TEXT), id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM enquiries WHERE id = ?`,
           params: [randomUUID(), channel, at, at, id],
@@ -109,21 +149,112 @@ export function createInboxStore(db: SqlClient): InboxStore {
       return { id: storedId, duplicate: storedId !== id };
     },
 
+    siteKey,
+
+    async useFormToken(id: string, expiresAt: Date) {
+      const rows = await db.query(
+        "INSERT INTO used_form_tokens (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id",
+        [id, expiresAt.getTime()],
+      );
+      return rows.length === 1;
+    },
+
+    async markNotSpam(id: string, channels: readonly Channel[], actor: string, now = new Date()) {
+      const at = now.getTime();
+      const entry = randomUUID();
+      const results = await db.transaction([
+        // Two operators at once: the second waits for the first and then finds it is not spam any more.
+        ...(postgres ? [{ sql: "SELECT id FROM enquiries WHERE id = ? FOR UPDATE", params: [id] }] : []),
+        {
+          sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
+                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), 'not-spam', id, NULL
+                FROM enquiries WHERE id = ? AND status = 'spam' RETURNING id`,
+          params: [entry, at, actor, id],
+        },
+        {
+          sql: "UPDATE enquiries SET status = 'new', spam_reasons = NULL WHERE id = ? AND status = 'spam'",
+          params: [id],
+        },
+        // Only when this call changed it (its activity entry exists): a second "not spam" announces nothing again.
+        ...channels.map((channel) => ({
+          sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at)
+                SELECT CAST(? AS TEXT), enquiry_id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT)
+                FROM activity WHERE id = ?
+                ON CONFLICT (enquiry_id, channel) DO NOTHING`,
+          params: [randomUUID(), channel, at, at, entry],
+        })),
+      ]);
+      if (results[postgres ? 1 : 0]!.length === 1) return "done" as const;
+      const exists = await db.query("SELECT status FROM enquiries WHERE id = ?", [id]);
+      return exists.length === 0 ? ("not-found" as const) : ("not-spam" as const);
+    },
+
+    async purge({ enquiriesBefore, spamBefore }: { enquiriesBefore: Date; spamBefore: Date }, now = new Date()) {
+      const old = `(status <> 'spam' AND received_at < ?) OR (status = 'spam' AND received_at < ?)`;
+      const cutoffs = [enquiriesBefore.getTime(), spamBefore.getTime()];
+      const results = await db.transaction([
+        // One purge at a time across instances; a second one waits, then finds nothing left to delete.
+        ...(postgres ? [{ sql: "SELECT pg_advisory_xact_lock(hashtext('inbox-purge'))::text AS locked" }] : []),
+        {
+          sql: `DELETE FROM activity WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
+          params: cutoffs,
+        },
+        {
+          sql: `DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
+          params: cutoffs,
+        },
+        { sql: `DELETE FROM enquiries WHERE ${old} RETURNING status`, params: cutoffs },
+        { sql: "DELETE FROM used_form_tokens WHERE expires_at < ? RETURNING id", params: [now.getTime()] },
+      ]);
+      const [activity, notifications, enquiries, formTokens] = results.slice(postgres ? 1 : 0);
+      const spam = enquiries!.filter((row) => row.status === "spam").length;
+      return {
+        enquiries: enquiries!.length - spam,
+        spam,
+        notifications: notifications!.length,
+        activity: activity!.length,
+        formTokens: formTokens!.length,
+      } satisfies PurgeResult;
+    },
+
+    async v1FileImported({ size, mtimeMs, sha256 }: { size: number; mtimeMs: number; sha256?: string }) {
+      const rows = sha256
+        ? await db.query("SELECT 1 AS seen FROM v1_imports WHERE sha256 = ? AND size = ?", [sha256, size])
+        : await db.query("SELECT 1 AS seen FROM v1_imports WHERE size = ? AND mtime_ms = ?", [
+            size,
+            Math.trunc(mtimeMs),
+          ]);
+      return rows.length > 0;
+    },
+
+    async rememberV1File(file: V1FileSeen, now = new Date()) {
+      await db.query(
+        `INSERT INTO v1_imports (sha256, size, mtime_ms, path, finished_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (sha256) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, path = excluded.path`,
+        [file.sha256, file.size, Math.trunc(file.mtimeMs), file.path, now.getTime()],
+      );
+    },
+
     async importV1(records: readonly V1Record[]) {
+      const erasedKey = await siteKey(erasedKeyName);
       let added = 0;
       for (let start = 0; start < records.length; start += 500) {
         const statements = records.slice(start, start + 500).map((record) => {
           const receivedAt = Date.parse(record.receivedAt);
+          const key = emailKey(record.email);
           return {
             sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source)
-                  VALUES (?, ?, ?, ?, ?, ?, 'v1') ON CONFLICT (id) DO NOTHING RETURNING id`,
+                  SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'v1'
+                  WHERE NOT EXISTS (SELECT 1 FROM erased_addresses WHERE hash = ?)
+                  ON CONFLICT (id) DO NOTHING RETURNING id`,
             params: [
               v1Id(record),
               Number.isNaN(receivedAt) ? 0 : receivedAt,
               record.name,
               record.email,
-              emailKey(record.email),
+              key,
               record.message,
+              erasedHash(erasedKey, key),
             ],
           };
         });
@@ -133,15 +264,19 @@ export function createInboxStore(db: SqlClient): InboxStore {
       return added;
     },
 
-    async claimDue(owner: string, limit: number, now = new Date()) {
+    async claimDue(owner: string, limit: number, now = new Date(), only?: readonly Channel[]) {
+      if (only && only.length === 0) return [];
       const at = now.getTime();
       const token = randomUUID();
-      const due = "state = 'pending' AND next_attempt_at <= ? AND (claim_until IS NULL OR claim_until <= ?)";
+      // `only`: the channels the caller has room for (the outbox holds each destination to a few sends at once).
+      const ofChannels = only ? ` AND channel IN (${only.map(() => "?").join(", ")})` : "";
+      const due = `state = 'pending' AND next_attempt_at <= ? AND (claim_until IS NULL OR claim_until <= ?)${ofChannels}`;
+      const dueParams = [at, at, ...(only ?? [])];
       const claimed = await db.query(
         `UPDATE notifications SET claimed_by = ?, claim_token = ?, claim_until = ?, attempts = attempts + 1
          WHERE ${due} AND id IN (SELECT id FROM notifications WHERE ${due} ORDER BY next_attempt_at LIMIT ?${skipLocked})
          RETURNING id, enquiry_id, channel, attempts, window_start, claim_until`,
-        [owner, token, at + claimLeaseMs, at, at, at, at, limit],
+        [owner, token, at + claimLeaseMs, ...dueParams, ...dueParams, limit],
       );
       if (claimed.length === 0) return [];
       const ids = [...new Set(claimed.map((row) => String(row.enquiry_id)))];
@@ -194,7 +329,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
         if (rows.length === 0) return;
         const ids = rows.map((row) => String(row.id));
         const notifications = await db.query(
-          `SELECT enquiry_id, channel, state, attempts, last_error FROM notifications
+          `SELECT enquiry_id, channel, state, attempts, last_error, next_attempt_at FROM notifications
            WHERE enquiry_id IN (${ids.map(() => "?").join(", ")}) ORDER BY channel`,
           ids,
         );
@@ -208,6 +343,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
                 state: n.state as NotificationState,
                 attempts: Number(n.attempts),
                 lastError: n.last_error === null ? null : String(n.last_error),
+                nextAttemptAt: n.state === "pending" ? time(n.next_attempt_at) : null,
               })),
           };
           yield listed;
@@ -229,13 +365,17 @@ export function createInboxStore(db: SqlClient): InboxStore {
       return rows.length;
     },
 
-    async erase(email: string) {
+    async erase(email: string, now = new Date()) {
       const key = emailKey(email);
-      const [, erased] = await db.transaction([
+      const hash = erasedHash(await siteKey(erasedKeyName), key);
+      const from = "(SELECT id FROM enquiries WHERE email_key = ?)";
+      const [, , , erased] = await db.transaction([
         {
-          sql: "DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE email_key = ?)",
-          params: [key],
+          sql: "INSERT INTO erased_addresses (hash, erased_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
+          params: [hash, now.getTime()],
         },
+        { sql: `DELETE FROM activity WHERE enquiry_id IN ${from}`, params: [key] },
+        { sql: `DELETE FROM notifications WHERE enquiry_id IN ${from}`, params: [key] },
         { sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
       ]);
       return erased!.length;

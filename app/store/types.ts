@@ -1,3 +1,5 @@
+import type { OwnerStore } from "~/store/owner-types";
+
 /**
  * The embedded inbox's storage contract, the same on SQLite and PostgreSQL. An enquiry and its pending
  * notifications are committed together; the outbox claims due notifications, sends them and settles each claim.
@@ -51,6 +53,8 @@ export interface NotificationSummary {
   state: NotificationState;
   attempts: number;
   lastError: string | null;
+  /** When the next attempt is due (pending only; null once sent or failed). */
+  nextAttemptAt: Date | null;
 }
 
 export interface ListedEnquiry extends StoredEnquiry {
@@ -65,13 +69,58 @@ export interface V1Record {
   message: string;
 }
 
-export interface InboxStore {
-  /** Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate). */
-  save(enquiry: NewEnquiry, channels: readonly Channel[], now?: Date): Promise<SaveResult>;
-  /** Imports v1 lines; each line is imported once, however often this runs. Resolves with the number newly added. */
+/** What a purge deleted. */
+export interface PurgeResult {
+  enquiries: number;
+  spam: number;
+  notifications: number;
+  activity: number;
+  formTokens: number;
+}
+
+/** A v1 file the import read to the end. */
+export interface V1FileSeen {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+export interface InboxStore extends OwnerStore {
+  /**
+   * Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate). With
+   * spam reasons it is stored as spam, with its reasons and no notification.
+   */
+  save(
+    enquiry: NewEnquiry,
+    channels: readonly Channel[],
+    now?: Date,
+    spamReasons?: readonly string[],
+  ): Promise<SaveResult>;
+  /** A key of this name, made (32 random bytes) at its first use and shared by every instance on this database. */
+  siteKey(name: string): Promise<Buffer>;
+  /** Records a form token as used; false when it was used before. */
+  useFormToken(id: string, expiresAt: Date): Promise<boolean>;
+  /** A spam enquiry becomes new and gets its notifications now (once). "not-spam" when it was not spam. */
+  markNotSpam(
+    id: string,
+    channels: readonly Channel[],
+    actor: string,
+    now?: Date,
+  ): Promise<"done" | "not-spam" | "not-found">;
+  /** Deletes enquiries received before the cut-offs, with their notifications and activity; one purge at a time. */
+  purge(cutoffs: { enquiriesBefore: Date; spamBefore: Date }, now?: Date): Promise<PurgeResult>;
+  /** Whether a v1 file of this size and modification time (or, when given, content hash) was imported whole. */
+  v1FileImported(file: { size: number; mtimeMs: number; sha256?: string }): Promise<boolean>;
+  /** Remembers a v1 file the import read to the end. */
+  rememberV1File(file: V1FileSeen, now?: Date): Promise<void>;
+  /**
+   * Imports v1 lines; each line is imported once, however often this runs, and never one from an erased address.
+   * Resolves with the number newly added.
+   */
   importV1(records: readonly V1Record[]): Promise<number>;
   /** Claims up to `limit` due notifications (pending, due, unclaimed or with an expired lease) for `owner`. */
-  claimDue(owner: string, limit: number, now?: Date): Promise<ClaimedNotification[]>;
+  claimDue(owner: string, limit: number, now?: Date, only?: readonly Channel[]): Promise<ClaimedNotification[]>;
   markSent(claim: ClaimedNotification, now?: Date): Promise<boolean>;
   markRetry(claim: ClaimedNotification, error: string, nextAttemptAt: Date): Promise<boolean>;
   markFailed(claim: ClaimedNotification, error: string, now?: Date): Promise<boolean>;
@@ -81,8 +130,11 @@ export interface InboxStore {
   list(options?: { since?: Date }): AsyncIterable<ListedEnquiry>;
   /** Puts failed notifications back to pending, due now. Resolves with how many. */
   retryFailed(now?: Date): Promise<number>;
-  /** Deletes every enquiry from this address (any case) with its notifications. Resolves with how many enquiries. */
-  erase(email: string): Promise<number>;
+  /**
+   * Deletes every enquiry from this address (any case) with its notifications and activity, and remembers the
+   * address as a keyed hash so no import brings them back. Resolves with how many enquiries.
+   */
+  erase(email: string, now?: Date): Promise<number>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,41 +1,65 @@
-import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import { importProblem } from "~/enquiry/validate.server";
 import type { InboxStore, V1Record } from "~/store/types";
 import { withoutControls } from "~/text/safety";
 
 /**
- * Imports the v1 JSON-lines inbox when it exists. Each line is imported once (its id comes from its content), so
- * running this at every start adds nothing twice, and a start interrupted half-way finishes the job the next time.
- * The file is left where it is.
+ * Imports the v1 JSON-lines inbox when it exists. A file imported to the end is remembered (size, modification time,
+ * content hash) and not read again at later starts; one with the same content but a new time is hashed, not parsed.
+ * Each line is imported once (its id comes from its content), so a start interrupted half-way finishes the job the
+ * next time; lines that are not valid enquiries, and those of erased addresses, are skipped. The file is left there.
  */
 export async function importV1Inbox(target: InboxStore, file: string): Promise<number> {
-  let text: string;
+  let info;
   try {
-    text = await readFile(file, "utf8");
+    info = await stat(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
     throw error;
   }
+  const seen = { size: info.size, mtimeMs: info.mtimeMs };
+  if (await target.v1FileImported(seen)) return 0;
+  const bytes = await readFile(file);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  if (await target.v1FileImported({ ...seen, sha256 })) {
+    await target.rememberV1File({ path: file, ...seen, sha256 });
+    return 0;
+  }
   const records: V1Record[] = [];
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    const record = parseV1Line(line);
-    if (record) records.push(record);
-    else console.error(`inbox: ${file}:${index + 1}: not an enquiry, not imported`);
-  });
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  for (const [index, line] of lines.entries()) {
+    // A large file is checked in slices, so the server's timers (its start-up wait, signals) keep running meanwhile.
+    if (index % 2_000 === 1_999) await new Promise((resolve) => setImmediate(resolve));
+    if (line.trim() === "") continue;
+    const parsed = parseV1Line(line);
+    if (typeof parsed === "string") console.error(`inbox: ${file}:${index + 1}: not imported: ${parsed}`);
+    else records.push(parsed);
+  }
   const added = await target.importV1(records);
-  if (added > 0) console.log(`inbox: imported ${added} enquiries from ${file} (v1); it can be archived now`);
+  await target.rememberV1File({ path: file, ...seen, sha256 });
+  console.log(
+    `inbox: imported ${added} enquiries from ${file} (v1); it will not be read again and can be archived now`,
+  );
   return added;
 }
 
-function parseV1Line(line: string): V1Record | null {
+/** A v1 record, checked by the rules of a new enquiry; or why not. */
+function parseV1Line(line: string): V1Record | string {
+  let value: unknown;
   try {
-    const value = JSON.parse(line) as Record<string, unknown>;
-    const fields = ["receivedAt", "name", "email", "message"] as const;
-    if (typeof value !== "object" || value === null || !fields.every((field) => typeof value[field] === "string"))
-      return null;
-    const clean = (field: (typeof fields)[number]) => withoutControls(value[field] as string);
-    return { receivedAt: clean("receivedAt"), name: clean("name"), email: clean("email"), message: clean("message") };
+    value = JSON.parse(line);
   } catch {
-    return null;
+    return "not JSON";
   }
+  if (typeof value !== "object" || value === null) return "not an enquiry";
+  const fields = value as Record<string, unknown>;
+  const text = (field: string) => (typeof fields[field] === "string" ? withoutControls(fields[field]) : fields[field]);
+  const receivedAt = text("receivedAt");
+  if (typeof receivedAt !== "string" || Number.isNaN(Date.parse(receivedAt))) return "receivedAt: not a date";
+  const candidate = { name: text("name"), email: text("email"), message: text("message") };
+  const problem = importProblem(candidate);
+  if (problem) return problem;
+  const trimmed = (field: "name" | "email" | "message") => (candidate[field] as string).trim();
+  return { receivedAt, name: trimmed("name"), email: trimmed("email"), message: trimmed("message") };
 }

@@ -59,7 +59,7 @@ function summarise(lhr) {
 }
 
 /** One Lighthouse run with its own Chromium, bounded by timeoutMs. */
-async function runOnce(url, { chromePath, timeoutMs }) {
+async function runOnce(url, { chromePath, timeoutMs, extraHeaders }) {
   const [{ launch }, { default: lighthouse }] = await Promise.all([import("chrome-launcher"), import("lighthouse")]);
   const chrome = await launch({ chromePath, chromeFlags, logLevel: "silent" });
   let timer;
@@ -68,7 +68,13 @@ async function runOnce(url, { chromePath, timeoutMs }) {
       timer = setTimeout(() => reject(new Error(`Lighthouse run on ${url} took over ${timeoutMs} ms`)), timeoutMs);
     });
     const result = await Promise.race([
-      lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: categories }),
+      lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: categories,
+        extraHeaders,
+      }),
       timeout,
     ]);
     if (!result?.lhr) throw new Error(`Lighthouse returned no result for ${url}`);
@@ -77,6 +83,15 @@ async function runOnce(url, { chromePath, timeoutMs }) {
     clearTimeout(timer);
     chrome.kill();
   }
+}
+
+/** One page's runs (e.g. a logged-in page: `extraHeaders: { Cookie }`), summarised as lighthouseSides does. */
+export async function lighthousePage(url, { runs = 1, chromePath, timeoutMs = 90_000, extraHeaders } = {}) {
+  const all = [];
+  for (let i = 0; i < runs; i++) {
+    all.push(await runOnce(url, { chromePath, timeoutMs, extraHeaders }).catch((error) => ({ error: error.message })));
+  }
+  return aggregate(new URL(url).pathname, all);
 }
 
 /** Medians, LCP element and flagged audits of one page's runs. */

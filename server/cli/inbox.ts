@@ -1,9 +1,12 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { describeDatabase, getConfig } from "~/config.server";
+import { configuredChannels } from "~/notify/outbox.server";
+import { describePurge, purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
-import { escapedUnsafe, visible } from "~/text/safety";
+import { csvCell, escapedUnsafe, visible } from "~/text/safety";
+import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -16,8 +19,12 @@ const usage = `Usage: npm run inbox [-- [command] [options]]
 Commands:
   list (default)   the stored enquiries, newest first, with their notifications
   retry            put failed notifications back to pending: the running server sends them
-  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications
-
+  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications, for good: a keyed hash
+                   of the address is kept so that no import brings them back
+  not-spam ID      the enquiry held as spam becomes new; the running server sends its notifications
+  purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
+                   it at start and daily) and say what was deleted
+${ownerUsage}
 Options for list:
   --json           a JSON array
   --csv            CSV (RFC 4180, header row) for a spreadsheet
@@ -27,13 +34,12 @@ Options for list:
 The database is DATABASE_URL (default file:data/enquiries.db), as for the server.
 `;
 
-interface Io {
-  stdout: Writable;
-  stderr: Writable;
-}
+type Io = OwnerIo;
 
 /** Runs the command; resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
 export async function runInboxCommand(argv: readonly string[], io: Io): Promise<number> {
+  // The owner's inbox on the web: operators and the activity log (server/cli/operators.ts).
+  if (isOwnerCommand(argv)) return runOwnerCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -58,9 +64,11 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   if (values.json && values.csv) return wrongUsage(io, "choose one of --json and --csv");
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) return wrongUsage(io, `--since: not a date: ${values.since}`);
-  if (command === "erase" && rest.length !== 1) return wrongUsage(io, "erase takes one e-mail address");
-  if (command !== "erase" && rest.length > 0) return wrongUsage(io, `unexpected argument: ${rest[0]}`);
-  if (!["list", "retry", "erase"].includes(command)) return wrongUsage(io, `unknown command: ${command}`);
+  const takesOne = { erase: "one e-mail address", "not-spam": "one enquiry id" } as Record<string, string>;
+  if (takesOne[command] && rest.length !== 1) return wrongUsage(io, `${command} takes ${takesOne[command]}`);
+  if (!takesOne[command] && rest.length > 0) return wrongUsage(io, `unexpected argument: ${rest[0]}`);
+  if (!["list", "retry", "erase", "not-spam", "purge"].includes(command))
+    return wrongUsage(io, `unknown command: ${command}`);
 
   const config = getConfig();
   let store: InboxStore;
@@ -81,6 +89,20 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
       io.stdout.write(
         `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
       );
+    } else if (command === "not-spam") {
+      const id = rest[0]!;
+      const result = await store.markNotSpam(id, configuredChannels(config.notify), "cli");
+      if (result !== "done") {
+        io.stderr.write(
+          `inbox: ${result === "not-found" ? `no enquiry ${visible(id)}` : `enquiry ${visible(id)} is not held as spam`}\n`,
+        );
+        return 1;
+      }
+      io.stdout.write(
+        `Enquiry ${visible(id)} is not spam: it is new now, and the running server sends its notifications.\n`,
+      );
+    } else if (command === "purge") {
+      io.stdout.write(`${describePurge(await purgeOld(store, config.retention))}\n`);
     } else {
       const format = values.json ? json : values.csv ? csv : text;
       await format(store.list({ since }), io.stdout);
@@ -104,14 +126,20 @@ async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
 }
 
+/** `2026-11-24 14:32:05 UTC` */
+const utcTime = (at: Date) => `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 function notificationLine(enquiry: ListedEnquiry): string {
   if (enquiry.notifications.length === 0) return "not notified";
   return enquiry.notifications
-    .map(({ channel, state, attempts, lastError }) => {
+    .map(({ channel, state, attempts, lastError, nextAttemptAt }) => {
       const tries = attempts > 0 ? ` after ${plural(attempts, "attempt")}` : "";
-      return `${channel} ${state}${tries}${lastError && state !== "sent" ? ` (${visible(lastError)})` : ""}`;
+      const why = lastError && state !== "sent" ? ` (${visible(lastError)})` : "";
+      // Not tried yet: it goes out as soon as a server runs; after a failure, the retry has its time.
+      const next = state === "pending" && attempts > 0 && nextAttemptAt ? `, next try ${utcTime(nextAttemptAt)}` : "";
+      return `${channel} ${state}${tries}${why}${next}`;
     })
     .join(", ");
 }
@@ -125,9 +153,10 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
       .split("\n")
       .map((line) => (line ? `    ${line}` : ""))
       .join("\n");
+    const held = enquiry.status === "spam" ? `    -- SPAM: ${visible(enquiry.spamReasons.join("; "))}\n` : "";
     await write(
       out,
-      `${count > 0 ? "\n" : ""}${when}  ${oneLine(enquiry.name)} <${oneLine(enquiry.email)}>  [${enquiry.id}]\n${body}\n    -- ${notificationLine(enquiry)}\n`,
+      `${count > 0 ? "\n" : ""}${when}  ${oneLine(enquiry.name)} <${oneLine(enquiry.email)}>  [${enquiry.id}]\n${body}\n${held}    -- ${notificationLine(enquiry)}\n`,
     );
     count++;
   }
@@ -152,13 +181,6 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 }
 
 const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
-
-/** A spreadsheet cell: formula-looking text gets a leading ', then quoting when it holds , ; " or a line break. */
-function csvCell(value: string): string {
-  const cell = visible(value);
-  const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
   await write(out, `${csvColumns.join(",")}\r\n`);

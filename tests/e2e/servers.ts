@@ -14,8 +14,14 @@ const dataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
 /** The embedded servers' SQLite files: the tests read them (and hold their locks) directly. */
 export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
+export const ownerDatabase = join(dataDir, "owner.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
+// The embedded servers' tests post within a second of loading the form and are about something else: the spam filter
+// is off on them; the spam server has it on (tests/e2e/spam.spec.ts).
+const spamFilterOff = { SPAM_FILTER: "off" };
+/** The spam server's SQLite file. */
+export const spamDatabase = join(dataDir, "spam.db");
 export const upstreamTimeoutMs = 1500;
 
 export const e2eServers = {
@@ -34,19 +40,52 @@ export const e2eServers = {
   embedded: {
     port: base + 1,
     url: url(base + 1),
-    env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}`, ...noRateLimits },
+    env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}`, ...noRateLimits, ...spamFilterOff },
   },
   // Embedded too, on a database the tests lock to make it stop answering; it gives up waiting after a second.
   stuck: {
     port: base + 5,
     url: url(base + 5),
-    env: { API_HOST: "", DATABASE_URL: `file:${stuckDatabase}`, STORE_TIMEOUT_MS: "1000", ...noRateLimits },
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${stuckDatabase}`,
+      STORE_TIMEOUT_MS: "1000",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  },
+  // Embedded with the spam filter on (the default): the spam tests.
+  spam: {
+    port: base + 7,
+    url: url(base + 7),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${spamDatabase}`,
+      INBOX_FILE: join(dataDir, "spam.jsonl"),
+      PUBLIC_URL: url(base + 7),
+      ...noRateLimits,
+    },
   },
   // Port 9 (discard) has no listener here: every forward is refused.
   refused: {
     port: base + 2,
     url: url(base + 2),
     env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits },
+  },
+  // The owner's inbox (/inbox): embedded, at the PUBLIC_URL the tests use (the cross-site check compares Origin with
+  // it), behind one trusted proxy so that each test is its own client address for the login throttle. The spam filter
+  // is off: these tests post through the form at once and need the enquiry in New (the spam server tests the filter).
+  owner: {
+    port: base + 6,
+    url: url(base + 6),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${ownerDatabase}`,
+      PUBLIC_URL: url(base + 6),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
   },
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {

@@ -99,6 +99,7 @@ test.describe("every page", () => {
     expect(sitemap.status()).toBe(200);
     const xml = await sitemap.text();
     for (const item of navigation) expect(xml).toContain(`<loc>${baseURL}${item.to}</loc>`);
+    expect(xml).toContain(`<loc>${baseURL}/privacy</loc>`);
   });
 
   test("the health route answers 200", async ({ page }) => {
@@ -305,7 +306,7 @@ test("the footer shows the current year and the brand", async ({ page, open }) =
 });
 
 test.describe("accessibility", () => {
-  for (const path of ["/", "/about", "/contact", "/missing-page"]) {
+  for (const path of ["/", "/about", "/contact", "/privacy", "/missing-page"]) {
     for (const [label, width] of Object.entries(widths)) {
       test(`${path} at ${label} width has no serious or critical axe violations`, async ({ page, open }) => {
         await page.setViewportSize({ width, height: 900 });

@@ -45,7 +45,7 @@ describe("two server processes on one SQLite file", () => {
 });
 
 describe("the v1 JSON-lines inbox", () => {
-  it("is imported at start once, however often the server restarts", async () => {
+  it("is imported at the first start only: later starts do not read it again", async () => {
     const dir = temp.dir();
     const inboxFile = join(dir, "enquiries.jsonl");
     const lines = [
@@ -63,13 +63,23 @@ describe("the v1 JSON-lines inbox", () => {
       },
     ];
     writeFileSync(inboxFile, `${lines.map((line) => JSON.stringify(line)).join("\n")}\nnot json\n`);
-    const env = { API_HOST: "", DATABASE_URL: `file:${join(dir, "enquiries.db")}`, INBOX_FILE: inboxFile };
+    // Last season's enquiries are past the default RETENTION_DAYS (365) by now: kept here, this test is about the import.
+    const env = {
+      API_HOST: "",
+      DATABASE_URL: `file:${join(dir, "enquiries.db")}`,
+      INBOX_FILE: inboxFile,
+      RETENTION_DAYS: "3650",
+    };
     for (let start = 1; start <= 2; start++) {
       const site = await startSite(env);
       await site.stop();
-      expect(site.output()).toContain(":3: not an enquiry, not imported");
-      if (start === 1) expect(site.output()).toContain(`imported 2 enquiries from ${inboxFile}`);
-      else expect(site.output()).not.toMatch(/imported \d+ enquiries/);
+      if (start === 1) {
+        expect(site.output()).toContain(":3: not imported: not JSON");
+        expect(site.output()).toContain(`imported 2 enquiries from ${inboxFile}`);
+      } else {
+        expect(site.output()).not.toContain("not imported");
+        expect(site.output()).not.toMatch(/imported \d+ enquiries/);
+      }
     }
     const stored = await readInbox(env.DATABASE_URL);
     expect(

@@ -68,9 +68,10 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
     expect(rest).toEqual([]);
     expect(listed).toMatchObject({ id: saved.id, ...enquiry() });
     expect(listed!.receivedAt).toBeInstanceOf(Date);
+    // Due at once: the next attempt is the moment it was stored.
     expect(listed!.notifications).toEqual([
-      { channel: "email", state: "pending", attempts: 0, lastError: null },
-      { channel: "webhook", state: "pending", attempts: 0, lastError: null },
+      { channel: "email", state: "pending", attempts: 0, lastError: null, nextAttemptAt: listed!.receivedAt },
+      { channel: "webhook", state: "pending", attempts: 0, lastError: null, nextAttemptAt: listed!.receivedAt },
     ]);
   });
 
@@ -156,6 +157,7 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
     const [first] = await store.claimDue("owner", 10, now);
     const retryAt = new Date(now.getTime() + 5_000);
     expect(await store.markRetry(first!, "HTTP 500", retryAt)).toBe(true);
+    expect((await all(store))[0]!.notifications[0]).toMatchObject({ state: "pending", nextAttemptAt: retryAt });
     expect(await store.claimDue("owner", 10, now)).toEqual([]);
     expect(await store.nextDueAt()).toEqual(retryAt);
     const [second] = await store.claimDue("owner", 10, retryAt);
@@ -166,6 +168,7 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
       state: "failed",
       attempts: 2,
       lastError: "HTTP 500 for a day",
+      nextAttemptAt: null,
     });
     expect(await store.nextDueAt()).toBeNull();
 
@@ -175,6 +178,15 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
     expect(third!.createdAt).toEqual(later);
     expect(third!.attempts).toBe(1); // the schedule starts over
     expect(await store.retryFailed()).toBe(0);
+  });
+
+  it.skipIf(needsServer)("claims only the channels asked for", async () => {
+    const store = await openStore();
+    await store.save(enquiry(), ["email", "webhook"]);
+    const webhooks = await store.claimDue("owner", 10, new Date(), ["webhook"]);
+    expect(webhooks.map((c) => c.channel)).toEqual(["webhook"]);
+    expect(await store.claimDue("owner", 10, new Date(), [])).toEqual([]);
+    expect((await store.claimDue("owner", 10)).map((c) => c.channel)).toEqual(["email"]);
   });
 
   it.skipIf(needsServer)("imports v1 JSON lines once, however often the import runs", async () => {

@@ -1,15 +1,17 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmailChannel, isSingleMailbox, smtpOptions } from "~/notify/channels/email.server";
+import { DeliveryError } from "~/notify/channels/channel";
+import { composeEmail, createEmailChannel, isSingleMailbox, smtpOptions } from "~/notify/channels/email.server";
 import type { StoredEnquiry } from "~/store/types";
 import { storedEnquiry } from "../support/enquiry";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
+import { localhostCertificate } from "../support/tls-cert";
 
 const owners = ["owner@grimforge.example", "workshop@grimforge.example"];
 const from = "site@grimforge.example";
 
 const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
-  storedEnquiry({ message: "We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", ...overrides });
+  storedEnquiry("We need a 9 ft animatronic scarecrow for a corn maze.\nBudget around $4k.", overrides);
 
 /** Every address in one header, parsed the way a mail client would. */
 function addresses(mail: ReceivedMail, header: string): string[] {
@@ -92,6 +94,38 @@ describe("the e-mail for an enquiry", () => {
   });
 });
 
+describe("dates and encoded words", () => {
+  it("has the sending time as Date, and the arrival time in the body", async () => {
+    const e = enquiry({ receivedAt: new Date("2026-10-01T18:30:05.123Z") });
+    const before = Date.now();
+    const mail = await sendOne(e);
+    const date = Date.parse(mail.headers.get("date")![0]!);
+    expect(date).toBeGreaterThanOrEqual(before - 1_000);
+    expect(date).toBeLessThanOrEqual(Date.now() + 1_000);
+    expect(mail.text).toContain("Received: 2026-10-01 18:30:05 UTC\n");
+    expect(composeEmail(e, { to: owners, from }, new Date("2026-10-02T09:00:00Z")).date).toEqual(
+      new Date("2026-10-02T09:00:00Z"),
+    );
+  });
+
+  it("leaves RFC 2047 encoded words in the name inert: no line break or bidi override once decoded", async () => {
+    // "=?UTF-8?B?...?=" of "\r\nBcc: victim@evil.example\u202e": a mail client would decode it in the header.
+    const sneaky = `=?UTF-8?B?${Buffer.from("\r\nBcc: victim@evil.example\u202e").toString("base64")}?=`;
+    const e = enquiry({ name: `Eve ${sneaky}`, message: `Hi ${sneaky} =?utf-8?q?=0A=E2=80=AE?= bye` });
+    const mail = await sendOne(e);
+    // The sink decodes encoded words as a mail client does: what is left must not be a control or bidi character.
+    const subject = mail.headers.get("subject")![0]!;
+    expect(subject).not.toMatch(/[\r\n\u202e]/);
+    expect(subject).toContain("= ?UTF-8?B?");
+    const replyTo = mail.headers.get("reply-to")![0]!;
+    expect(replyTo).not.toMatch(/[\r\n\u202e]|victim@evil.example/);
+    expect(addresses(mail, "reply-to")).toEqual(["ann@visitor.example"]);
+    expect(mail.headers.has("bcc")).toBe(false);
+    expect(mail.text).toContain("Hi = ?UTF-8?B?");
+    expect(mail.text).toContain("= ?utf-8?q?=0A=E2=80=AE? = bye");
+  });
+});
+
 describe("no field can add a header or a recipient", () => {
   it.each([
     ["CR/LF and a Bcc in the name", { name: "Eve\r\nBcc: victim@evil.example\r\nX-Evil: 1" }],
@@ -131,23 +165,64 @@ describe("no field can add a header or a recipient", () => {
 });
 
 describe("the SMTP connection", () => {
-  it("logs in with the user and password from SMTP_URL (percent-encoded characters decoded)", async () => {
-    const withAuth = await startSmtpSink({ auth: { user: "site@grimforge.example", pass: "p@ss:w/rd" } });
+  it("logs in with the user and password from SMTP_URL (percent-encoded characters decoded), over STARTTLS", async () => {
+    const certificate = localhostCertificate();
+    const withAuth = await startSmtpSink({
+      auth: { user: "site@grimforge.example", pass: "p@ss:w/rd" },
+      starttls: true,
+      tls: certificate,
+    });
     try {
       const url = `smtp://${encodeURIComponent("site@grimforge.example")}:${encodeURIComponent("p@ss:w/rd")}@127.0.0.1:${withAuth.port}`;
-      const channel = createEmailChannel({ smtpUrl: url, to: owners, from });
+      const channel = createEmailChannel({ smtpUrl: url, to: owners, from }, { ca: certificate.cert });
       const e = enquiry();
       await channel.send(e, AbortSignal.timeout(10_000));
       channel.close();
       expect(withAuth.forEnquiry(e.id)).toHaveLength(1);
       expect(withAuth.forEnquiry(e.id)[0]!.user).toBe("site@grimforge.example");
+      // Nothing after STARTTLS crossed in clear text: no AUTH among the plain commands.
+      expect(withAuth.plainCommands()).toEqual(["EHLO", "STARTTLS"]);
 
-      const wrong = createEmailChannel({ smtpUrl: `smtp://site:wrong@127.0.0.1:${withAuth.port}`, to: owners, from });
-      await expect(wrong.send(enquiry(), AbortSignal.timeout(10_000))).rejects.toThrow(/535|auth/i);
+      const wrong = createEmailChannel(
+        { smtpUrl: `smtp://site:wrong@127.0.0.1:${withAuth.port}`, to: owners, from },
+        { ca: certificate.cert },
+      );
+      const failure = await wrong.send(enquiry(), AbortSignal.timeout(10_000)).catch((error: Error) => error);
       wrong.close();
+      // 535: the server's own words, and permanent (the password will not get better by itself).
+      expect(failure).toBeInstanceOf(DeliveryError);
+      expect((failure as DeliveryError).permanent).toBe(true);
+      expect((failure as Error).message).toMatch(/^SMTP server at 127\.0\.0\.1:\d+ refused: 535 .*invalid credentials/);
     } finally {
       await withAuth.stop();
     }
+  });
+
+  it("with a password in SMTP_URL and a server that offers no STARTTLS: fails, permanent, and never sends AUTH", async () => {
+    const plain = await startSmtpSink({ auth: { user: "site", pass: "secret" } });
+    try {
+      const channel = createEmailChannel({ smtpUrl: `smtp://site:secret@127.0.0.1:${plain.port}`, to: owners, from });
+      const e = enquiry();
+      const failure = await channel.send(e, AbortSignal.timeout(10_000)).catch((error: Error) => error);
+      channel.close();
+      expect(failure).toBeInstanceOf(DeliveryError);
+      expect((failure as DeliveryError).permanent).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /does not offer STARTTLS.*password in SMTP_URL is not sent in clear text/,
+      );
+      expect((failure as Error).message).not.toContain("secret");
+      expect(plain.connections()).toBe(1);
+      expect(plain.plainCommands()).not.toContain("AUTH");
+      expect(plain.forEnquiry(e.id)).toHaveLength(0);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it("without credentials, still sends over plain SMTP when the server offers no STARTTLS (nothing secret to protect)", async () => {
+    const e = enquiry();
+    await sendOne(e);
+    expect(sink.plainCommands()).not.toContain("AUTH");
   });
 
   it("reads smtp:// as STARTTLS-when-offered on 587 and smtps:// as TLS on 465, with bounded timeouts", () => {
@@ -156,7 +231,8 @@ describe("the SMTP connection", () => {
       port: 587,
       secure: false,
     });
-    expect(smtpOptions("smtp://mail.example.com:25")).toMatchObject({ port: 25, secure: false });
+    expect(smtpOptions("smtp://mail.example.com:25")).toMatchObject({ port: 25, secure: false, requireTLS: false });
+    expect(smtpOptions("smtp://u:p@mail.example.com")).toMatchObject({ secure: false, requireTLS: true });
     expect(smtpOptions("smtps://u:p%40ss@mail.example.com")).toMatchObject({
       port: 465,
       secure: true,
@@ -204,6 +280,8 @@ describe("the SMTP connection", () => {
       channel.close();
       expect(failure.message).toMatch(pattern);
       expect(failure.message).not.toContain("secret plans");
+      // 5xx: permanent (the notification fails at once); 4xx: tried again later.
+      expect(failure instanceof DeliveryError && failure.permanent).toBe(code >= 500);
       expect(sink.forEnquiry(e.id)).toHaveLength(0);
     },
   );

@@ -87,7 +87,8 @@ describe("notifications from the built server", () => {
       receiver.setMode("stall");
       const first = await site(notifyEnv(database));
       const emails = [await postEnquiry(first), await postEnquiry(first), await postEnquiry(first)];
-      await waitFor(() => sink.connections() >= 3 && receiver.attempts() >= 3, "sends in flight", 10_000);
+      // Two per destination at most (the outbox's limit): the third waits its turn, unclaimed.
+      await waitFor(() => sink.connections() >= 2 && receiver.attempts() >= 2, "sends in flight", 10_000);
       await first.kill("SIGKILL");
 
       const pending = await stored(database);

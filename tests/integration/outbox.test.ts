@@ -108,6 +108,7 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
       state: "sent",
       attempts: 1,
       lastError: null,
+      nextAttemptAt: null,
     });
   });
 

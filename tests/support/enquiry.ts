@@ -29,13 +29,16 @@ export function numberedEnquiry(n: number): NewEnquiry {
  * An enquiry as the store keeps it and the notification channels receive it: fixed words and time (the channel tests
  * compare whole texts), a fresh id each time.
  */
-export function storedEnquiry(overrides: Partial<StoredEnquiry> = {}): StoredEnquiry {
+export function storedEnquiry(
+  message = "A talking skull for the queue line, please.",
+  overrides: Partial<StoredEnquiry> = {},
+): StoredEnquiry {
   return {
     id: `e-${randomUUID()}`,
     receivedAt: new Date("2026-10-01T18:30:05.123Z"),
     name: "Ann Visitor",
     email: "ann@visitor.example",
-    message: "A talking skull for the queue line, please.",
+    message,
     status: "new",
     spamReasons: [],
     ...overrides,

@@ -87,11 +87,15 @@ const siteVariables = [
   "NOTIFY_EMAIL_TO",
   "NOTIFY_EMAIL_FROM",
   "NOTIFY_WEBHOOK_URL",
+  "NOTIFY_WEBHOOK_FORMAT",
   "NODE_ENV",
   "PUBLIC_URL",
   "TRUST_PROXY",
   "RATE_LIMIT_SITE_PER_MINUTE",
   "RATE_LIMIT_CLIENT_PER_HOUR",
+  "SPAM_FILTER",
+  "RETENTION_DAYS",
+  "SPAM_RETENTION_DAYS",
 ];
 
 /**
@@ -99,6 +103,12 @@ const siteVariables = [
  * (the rate-limit tests do).
  */
 export const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
+
+/**
+ * The spam filter off: these tests post at once, without loading the form (no token, or one younger than 3 s), and
+ * are about something else. startSite uses this unless a test sets SPAM_FILTER (the spam tests set it on).
+ */
+export const spamFilterOff = { SPAM_FILTER: "off" };
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -198,7 +208,14 @@ export async function startSite(
       : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
     cwd: appDir ?? projectRoot,
-    env: childEnv({ PORT: String(port), DATABASE_URL: databaseUrl, INBOX_FILE: inboxFile, ...noRateLimits, ...env }),
+    env: childEnv({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      INBOX_FILE: inboxFile,
+      ...noRateLimits,
+      ...spamFilterOff,
+      ...env,
+    }),
     stdio: ["ignore", "pipe", "pipe"],
     // npm start runs the server as a grandchild: a process group lets stop() reach it too.
     detached: Boolean(appDir),

@@ -29,8 +29,12 @@ export interface SmtpSink {
   /** Messages whose X-Enquiry-Id header is this id. */
   forEnquiry(id: string): ReceivedMail[];
   setMode(mode: SinkMode): void;
+  /** Each message is answered this long after its data arrived (accepted all the same): a slow server. */
+  setDelay(ms: number): void;
   /** Connections opened so far (each send opens one): shows that a client tried while the sink was refusing. */
   connections(): number;
+  /** The commands (first word of each line) that reached the server in clear text, e.g. EHLO, STARTTLS, AUTH. */
+  plainCommands(): string[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -81,17 +85,24 @@ export async function startSmtpSink({
   port: wantedPort,
   auth,
   starttls = false,
+  tls,
 }: {
   port?: number;
   auth?: { user: string; pass: string };
-  /** Offer STARTTLS, with smtp-server's own self-signed certificate (which a client must not trust). */
+  /**
+   * Offer STARTTLS, with smtp-server's own self-signed certificate (which a client must not trust), or with `tls`.
+   * Without it, STARTTLS is neither announced (hideSTARTTLS) nor accepted.
+   */
   starttls?: boolean;
+  tls?: { key: string; cert: string };
 } = {}): Promise<SmtpSink> {
   const port = wantedPort ?? (await freePort());
   const messages: ReceivedMail[] = [];
   let mode: SinkMode = "accept";
   let server: SMTPServer | undefined;
   let connectionCount = 0;
+  let delayMs = 0;
+  const commands: string[] = [];
   const stalled = new Set<() => void>();
 
   const address = (a: SMTPServerAddress | false) => (a ? a.address : "");
@@ -100,6 +111,10 @@ export async function startSmtpSink({
     const chunks: Buffer[] = [];
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     stream.on("end", () => {
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+    const answer = () => {
       if (mode === "stall") {
         // Never answer: the client must give up on its own.
         stalled.add(() => callback(Object.assign(new Error("stalled"), { responseCode: 421 })));
@@ -117,7 +132,7 @@ export async function startSmtpSink({
         user: typeof session.user === "string" ? session.user : undefined,
       });
       callback();
-    });
+    };
   }
 
   const sink: SmtpSink = {
@@ -128,12 +143,18 @@ export async function startSmtpSink({
     setMode(next) {
       mode = next;
     },
+    setDelay(ms) {
+      delayMs = ms;
+    },
     connections: () => connectionCount,
+    plainCommands: () => [...commands],
     async start() {
       if (server) return;
       const instance = new SMTPServer({
         // Plain SMTP on loopback unless the test asks for STARTTLS; AUTH only when the test asks for it.
         disabledCommands: [...(starttls ? [] : ["STARTTLS"]), ...(auth ? [] : ["AUTH"])],
+        hideSTARTTLS: !starttls,
+        ...(tls ?? {}),
         allowInsecureAuth: true,
         authOptional: !auth,
         logger: false,
@@ -152,6 +173,18 @@ export async function startSmtpSink({
         onData,
       });
       instance.on("error", () => {});
+      // What the client says before any TLS: once a connection is upgraded its bytes are no longer text commands.
+      instance.server.on("connection", (socket) => {
+        let plain = true;
+        socket.on("data", (chunk: Buffer) => {
+          if (!plain) return;
+          for (const line of chunk.toString("latin1").split("\r\n")) {
+            const word = /^[A-Za-z]+/.exec(line)?.[0]?.toUpperCase();
+            if (word) commands.push(word);
+            if (word === "STARTTLS") plain = false;
+          }
+        });
+      });
       await new Promise<void>((resolve, reject) => {
         instance.server.once("error", reject);
         instance.listen(port, "127.0.0.1", () => resolve());

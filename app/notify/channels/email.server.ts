@@ -4,7 +4,7 @@ import type { EmailChannelConfig } from "~/config.server";
 import { notificationCopy } from "~/content/site";
 import type { StoredEnquiry } from "~/store/types";
 import { multiLine, oneLine } from "~/text/safety";
-import type { NotificationChannel } from "./channel";
+import { DeliveryError, serviceWordsLength, type NotificationChannel } from "./channel";
 
 /**
  * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is
@@ -29,16 +29,24 @@ export function isSingleMailbox(address: string): boolean {
   return address.length <= 254 && singleMailbox.test(address);
 }
 
-/** The transport's options from SMTP_URL, built by hand so nothing in the URL can change other options. */
-export function smtpOptions(smtpUrl: string): SMTPTransport.Options {
+/**
+ * The transport's options from SMTP_URL, built by hand so nothing in the URL can change other options. `ca`: a
+ * certificate authority to trust besides the system's (a deployment uses NODE_EXTRA_CA_CERTS; tests pass their own).
+ */
+export function smtpOptions(smtpUrl: string, { ca }: { ca?: string } = {}): SMTPTransport.Options {
   const url = new URL(smtpUrl);
   const secure = url.protocol === "smtps:";
+  const credentials = Boolean(url.username);
   return {
     host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     // smtp://: STARTTLS whenever the server offers it (nodemailer's default); smtps://: TLS from the first byte.
     secure,
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    // With a password to send, TLS is required: a server (or a man in the middle) that offers no STARTTLS gets no
+    // AUTH, and the notification fails with a clear error instead of logging in in clear text.
+    requireTLS: credentials && !secure,
+    auth: credentials ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    ...(ca ? { tls: { ca } } : {}),
     ...smtpTimeouts,
     // Nothing in a message may read files or fetch URLs.
     disableFileAccess: true,
@@ -53,8 +61,15 @@ function receivedText(receivedAt: Date): string {
     .replace(/\.\d+Z$/, " UTC");
 }
 
-/** The message for one enquiry: headers from fixed values and one-line texts, the visitor's words in the body. */
-export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelConfig, "to" | "from" | "fromName">) {
+/**
+ * The message for one enquiry: headers from fixed values and one-line texts, the visitor's words in the body. `Date`
+ * is when it is sent (a mail client sorts by it); when the enquiry arrived is in the body.
+ */
+export function composeEmail(
+  enquiry: StoredEnquiry,
+  config: Pick<EmailChannelConfig, "to" | "from" | "fromName">,
+  sentAt = new Date(),
+) {
   const name = oneLine(enquiry.name, 100) || "(no name)";
   const visitorAddress = enquiry.email.trim();
   const replyTo = isSingleMailbox(visitorAddress) ? { name, address: visitorAddress } : undefined;
@@ -77,7 +92,7 @@ export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelCo
     replyTo,
     subject: `${notificationCopy.subjectPrefix} ${name}`,
     text,
-    date: enquiry.receivedAt,
+    date: sentAt,
     // The same id for every attempt: should a send be repeated (the process died after the server accepted it),
     // mail clients that merge by Message-ID show it once.
     messageId: `<enquiry-${enquiry.id.replace(/[^A-Za-z0-9.-]/g, "")}@${fromDomain}>`,
@@ -87,13 +102,41 @@ export function composeEmail(enquiry: StoredEnquiry, config: Pick<EmailChannelCo
   };
 }
 
-export function createEmailChannel(config: EmailChannelConfig): NotificationChannel {
-  const transport = nodemailer.createTransport(smtpOptions(config.smtpUrl));
+/**
+ * A nodemailer failure in the outbox's terms: the server's 5xx reply (a refused recipient or sender, failed
+ * credentials) is permanent, with the server's own words; a server that would not upgrade to TLS when a password is
+ * to be sent is permanent too (a setting to fix); everything else (4xx, timeouts, connection errors) is retried.
+ */
+export function smtpFailure(error: unknown, host: string, credentials: boolean): unknown {
+  if (!(error instanceof Error)) return error;
+  const { code, responseCode, response } = error as { code?: string; responseCode?: number; response?: string };
+  if (credentials && code === "ETLS") {
+    return new DeliveryError(
+      `SMTP server at ${host} does not offer STARTTLS (TLS): the password in SMTP_URL is not sent in clear text; ` +
+        "use a server or port with TLS (smtps:// or STARTTLS)",
+      { permanent: true },
+    );
+  }
+  if (typeof responseCode === "number" && responseCode >= 500 && responseCode <= 599) {
+    const words = oneLine(response ?? error.message, serviceWordsLength);
+    return new DeliveryError(`SMTP server at ${host} refused: ${words}`, { permanent: true });
+  }
+  return error;
+}
+
+export function createEmailChannel(config: EmailChannelConfig, { ca }: { ca?: string } = {}): NotificationChannel {
+  const options = smtpOptions(config.smtpUrl, { ca });
+  const transport = nodemailer.createTransport(options);
+  const host = `${options.host}:${options.port}`;
   return {
     channel: "email",
     async send(enquiry, signal) {
-      // `signal` is supported by nodemailer's SMTP transport; its types do not list it yet.
-      await transport.sendMail({ ...composeEmail(enquiry, config), signal } as SendMailOptions);
+      try {
+        // `signal` is supported by nodemailer's SMTP transport; its types do not list it yet.
+        await transport.sendMail({ ...composeEmail(enquiry, config), signal } as SendMailOptions);
+      } catch (error) {
+        throw smtpFailure(error, host, Boolean(options.auth));
+      }
     },
     close() {
       transport.close();

@@ -1,78 +1,112 @@
-import { notificationCopy } from "~/content/site";
 import type { StoredEnquiry } from "~/store/types";
-import { multiLine, oneLine } from "~/text/safety";
-import type { NotificationChannel } from "./channel";
+import {
+  DeliveryError,
+  parseRetryAfter,
+  permanentHttpStatuses,
+  serviceWordsLength,
+  type NotificationChannel,
+} from "./channel";
+import { oneLine } from "~/text/safety";
+import { formatForUrl, webhookBody, type WebhookFormat } from "./webhook-formats";
 
 /**
- * A chat webhook: one JSON POST per enquiry that Slack (`text`) and Discord (`content`) incoming webhooks both
- * accept, with the whole enquiry alongside for anything else that reads it.
+ * A chat webhook: one JSON POST per enquiry in the format its service documents (NOTIFY_WEBHOOK_FORMAT, or chosen from
+ * the URL's host). A refusal is reported with the service's own words; a 429 or 503 with when to try again.
  */
 
 /** Well under the outbox's 30 s lease. */
 export const webhookTimeoutMs = 10_000;
 
-/** Discord refuses `content` over 2000 characters; Slack allows far more, so one limit serves both. */
-export const summaryMaxLength = 2000;
+/** Enough of an error answer for its explanation; the rest is not read. */
+const maxErrorBodyBytes = 8_192;
 
-/** Slack reads <…> as links and mentions (`<!channel>`); escaped, a visitor's words stay words. */
-const slackEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+export { webhookBody };
 
-function summary(enquiry: StoredEnquiry): string {
-  const head = `${notificationCopy.subjectPrefix} ${oneLine(enquiry.name, 100)} <${oneLine(enquiry.email, 254)}> (${enquiry.receivedAt.toISOString()})`;
-  const full = `${head}\n\n${multiLine(enquiry.message)}`;
-  if (full.length <= summaryMaxLength) return full;
-  return `${full.slice(0, summaryMaxLength - notificationCopy.truncated.length)}${notificationCopy.truncated}`;
+async function readSome(response: Response): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxErrorBodyBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxErrorBodyBytes));
 }
 
-export function webhookPayload(enquiry: StoredEnquiry) {
-  const text = summary(enquiry);
-  // Escaping lengthens the text: cut again so Slack's copy stays within the same limit.
-  const slackText = slackEscape(text);
-  return {
-    text: slackText.length <= summaryMaxLength ? slackText : `${slackText.slice(0, summaryMaxLength - 1)}…`,
-    content: text,
-    // Discord: "@everyone" or "<@id>" typed by a visitor must not ping anyone.
-    allowed_mentions: { parse: [] },
-    enquiry: {
-      id: enquiry.id,
-      receivedAt: enquiry.receivedAt.toISOString(),
-      name: enquiry.name,
-      email: enquiry.email,
-      message: enquiry.message,
-    },
-  };
+/**
+ * What a service says when it refuses: Discord and Mattermost answer `{ message }`, Google and Power Automate
+ * `{ error: { message } }`, Slack plain text (`invalid_payload`, `channel_is_archived`). Also Discord's `retry_after`.
+ */
+export function readRefusal(body: string): { words: string; retryAfterMs?: number } {
+  let words = body;
+  let retryAfterMs: number | undefined;
+  try {
+    const value = JSON.parse(body) as Record<string, unknown>;
+    const error = value.error;
+    const found =
+      typeof value.message === "string"
+        ? value.message
+        : typeof error === "object" && error && typeof (error as { message?: unknown }).message === "string"
+          ? (error as { message: string }).message
+          : typeof error === "string"
+            ? error
+            : undefined;
+    if (found !== undefined) words = found;
+    if (typeof value.retry_after === "number" && Number.isFinite(value.retry_after) && value.retry_after >= 0)
+      retryAfterMs = Math.ceil(value.retry_after * 1_000);
+  } catch {
+    // not JSON: the text is the explanation
+  }
+  return { words: oneLine(words, serviceWordsLength), retryAfterMs };
 }
 
-export function createWebhookChannel(url: string): NotificationChannel {
+export function createWebhookChannel(url: string, format: WebhookFormat = formatForUrl(url)): NotificationChannel {
   const inFlight = new Set<AbortController>();
+  // The URL is a secret (it is the credential), so only its host is ever named.
+  const host = new URL(url).host;
   return {
     channel: "webhook",
-    async send(enquiry, signal) {
+    async send(enquiry: StoredEnquiry, signal) {
       const controller = new AbortController();
       inFlight.add(controller);
       try {
         const response = await fetch(url, {
           method: "POST",
           headers: { "Content-Type": "application/json", "User-Agent": "haunt-site-notify" },
-          body: JSON.stringify(webhookPayload(enquiry)),
+          body: JSON.stringify(webhookBody(format, enquiry)),
           // A redirect is a misconfiguration to fix, not something to follow with the enquiry in the body.
           redirect: "manual",
           signal: AbortSignal.any([signal, controller.signal, AbortSignal.timeout(webhookTimeoutMs)]),
         });
-        await response.body?.cancel();
-        if (response.status < 200 || response.status > 299) {
-          // The URL is a secret (it is the credential), so only its host is named.
-          throw new Error(`webhook at ${new URL(url).host} answered HTTP ${response.status}`);
+        if (response.status >= 200 && response.status <= 299) {
+          await response.body?.cancel();
+          return;
         }
+        const { words, retryAfterMs: bodyRetryAfter } = readRefusal(await readSome(response));
+        const headerRetryAfter = parseRetryAfter(response.headers.get("retry-after"));
+        const retryAfterMs =
+          headerRetryAfter === undefined && bodyRetryAfter === undefined
+            ? undefined
+            : Math.max(headerRetryAfter ?? 0, bodyRetryAfter ?? 0);
+        throw new DeliveryError(`webhook at ${host} answered HTTP ${response.status}${words ? `: ${words}` : ""}`, {
+          permanent: permanentHttpStatuses.has(response.status),
+          retryAfterMs,
+        });
       } catch (error) {
+        if (error instanceof DeliveryError) throw error;
         if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-          throw new Error(`webhook at ${new URL(url).host}: no answer (${error.name})`);
+          throw new Error(`webhook at ${host}: no answer (${error.name})`);
         }
         if (error instanceof TypeError) {
           const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-          throw new Error(
-            `webhook at ${new URL(url).host} unreachable: ${cause?.code ?? cause?.message ?? error.message}`,
-          );
+          throw new Error(`webhook at ${host} unreachable: ${cause?.code ?? cause?.message ?? error.message}`);
         }
         throw error;
       } finally {

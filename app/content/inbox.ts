@@ -1,0 +1,47 @@
+import { brand } from "./shared";
+
+/** Every word of the owner's inbox (/inbox): operators edit copy here. */
+export const inboxCopy = {
+  title: "Inbox",
+  login: {
+    title: "Log in to the inbox",
+    heading: "Owner's inbox",
+    intro: "Log in to read and answer the enquiries sent through the contact form.",
+    email: "E-mail",
+    password: "Password",
+    submit: "Log in",
+    wrong: "That e-mail address and password do not match. Check both and try again.",
+    throttled:
+      "Too many failed tries for this account from your network. For your safety, wait 15 minutes and try again.",
+    loggedOut: "You are logged out.",
+  },
+  nav: { inbox: "Enquiries", activity: "Activity", logout: "Log out" },
+  folders: { new: "New", handled: "Handled", spam: "Spam", all: "All" },
+  search: { label: "Search name, address or message", submit: "Search", clear: "Clear" },
+  list: {
+    empty: "No enquiries here.",
+    previous: "Previous",
+    next: "Next",
+    download: "Download CSV",
+  },
+  enquiry: {
+    back: "Back to the inbox",
+    reply: "Reply by e-mail",
+    replySubject: `Your enquiry to ${brand.name}`,
+    delivery: "Notifications",
+    noDelivery: "No notification was set up for this enquiry.",
+    markHandled: "Mark handled",
+    markNew: "Mark as new",
+    markSpam: "Mark as spam",
+    notSpam: "Not spam",
+    resend: "Resend",
+    erase: "Erase",
+  },
+  erase: {
+    title: "Erase this person's enquiries",
+    intro: "This deletes every enquiry sent from this address, with their notifications. It cannot be undone.",
+    confirm: "Erase them all",
+    cancel: "Keep them",
+  },
+  activity: { title: "Activity", empty: "Nothing yet." },
+} as const;

@@ -1,0 +1,46 @@
+/** The privacy page, and the one line under the contact form that points to it. The numbers come from the config. */
+import { brand } from "./shared";
+
+export const privacyPage = {
+  title: `Privacy | ${brand.name}`,
+  description: `What ${brand.name} keeps when you send an enquiry, why, for how long, and how to have it erased.`,
+  heading: "Privacy",
+  intro:
+    "We keep as little as we can, for as short a time as we can. This page says exactly what happens to what you send us.",
+  storedHeading: "What we keep",
+  stored:
+    "When you send the contact form we store your name, your e-mail address, your message and the time it arrived. " +
+    "We do not store your IP address (the server counts recent posts per address in memory for an hour at most, to " +
+    "stop floods), and the site sets no cookies and uses no tracking or analytics.",
+  whyHeading: "Why",
+  why: "Only to read your enquiry and answer it. We never sell it, share it for marketing or add you to a mailing list.",
+  howLongHeading: "For how long",
+  howLong: (days: number) =>
+    `Enquiries are deleted automatically ${days} days after they arrive, with every record of their notifications.`,
+  spamHowLong: (days: number) =>
+    `Messages our filter holds back as spam are deleted after ${days} days. If yours was one by mistake, we can still ` +
+    "find it and answer within that time.",
+  whoHeading: "Who sees it",
+  who: (channels: { email: boolean; chat: boolean }) =>
+    [
+      `The people who run ${brand.name}.`,
+      channels.email ? "A copy of each enquiry is e-mailed to the business's own mailbox." : "",
+      channels.chat ? "A short notice with your enquiry is posted to the team's private chat channel." : "",
+      "Nobody else.",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  erasureHeading: "Having it erased",
+  erasure:
+    "Send us a message through the contact form, from the e-mail address you used, and ask us to erase your data. " +
+    "We delete every enquiry from that address and keep only a scrambled fingerprint of the address (which cannot be " +
+    "turned back into it) so that old copies can never be restored. We confirm by e-mail.",
+  contactLink: "Write to us",
+} as const;
+
+/** Under the contact form and in the footer. */
+export const privacyLinks = {
+  underForm: "What we do with your message:",
+  underFormLink: "our privacy page",
+  footer: "Privacy",
+} as const;

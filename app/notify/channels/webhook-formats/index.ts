@@ -1,0 +1,44 @@
+import type { StoredEnquiry } from "~/store/types";
+import { discordBody } from "./discord";
+import { googleChatBody } from "./googlechat";
+import { jsonBody } from "./json";
+import { mattermostBody } from "./mattermost";
+import { slackBody } from "./slack";
+import { teamsBody } from "./teams";
+
+/** The payload formats NOTIFY_WEBHOOK_FORMAT names: one file each, a pure function from an enquiry to a JSON body. */
+export const webhookFormats = ["slack", "discord", "mattermost", "googlechat", "teams", "json"] as const;
+export type WebhookFormat = (typeof webhookFormats)[number];
+
+const bodies: Record<WebhookFormat, (enquiry: StoredEnquiry) => unknown> = {
+  slack: slackBody,
+  discord: discordBody,
+  mattermost: mattermostBody,
+  googlechat: googleChatBody,
+  teams: teamsBody,
+  json: jsonBody,
+};
+
+export const webhookBody = (format: WebhookFormat, enquiry: StoredEnquiry): unknown => bodies[format](enquiry);
+
+const under = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+/**
+ * The format a URL's host calls for when NOTIFY_WEBHOOK_FORMAT is not set. Mattermost runs on the owner's own host,
+ * so it is never guessed: it falls to `json` (whose `text` Mattermost also reads) until the variable says so.
+ */
+export function formatForUrl(url: string): WebhookFormat {
+  const host = new URL(url).hostname.toLowerCase();
+  if (host === "hooks.slack.com") return "slack";
+  if (under(host, "discord.com") || under(host, "discordapp.com")) return "discord";
+  if (host === "chat.googleapis.com") return "googlechat";
+  if (
+    host.endsWith(".webhook.office.com") ||
+    under(host, "logic.azure.com") ||
+    under(host, "powerplatform.com") ||
+    under(host, "powerautomate.com") ||
+    host === "flow.microsoft.com"
+  )
+    return "teams";
+  return "json";
+}

@@ -1,0 +1,49 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "~/config.server";
+import { StoreUnavailableError } from "~/store/sql.server";
+import type { InboxStore } from "~/store/types";
+import { inboxStore } from "./session.server";
+
+const contextWith = (inbox: () => InboxStore): AppLoadContext =>
+  ({ services: { config: parseConfig({}), inbox } }) as unknown as AppLoadContext;
+
+async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("inboxStore: an outage is a 503 in words, never the error page's 500", () => {
+  it("when the database is not open", () => {
+    const context = contextWith(() => {
+      throw new StoreUnavailableError("not open");
+    });
+    let error: unknown;
+    try {
+      inboxStore(context);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(Response);
+    expect((error as Response).status).toBe(503);
+  });
+
+  it("when a call fails part-way through a page's work; other errors and results pass through", async () => {
+    const store = {
+      folderCounts: () => Promise.reject(new StoreUnavailableError("timed out")),
+      getEnquiry: () => Promise.reject(new TypeError("a bug")),
+      markRead: () => Promise.resolve(true),
+    } as unknown as InboxStore;
+    const proxied = inboxStore(contextWith(() => store));
+    const outage = await thrown(proxied.folderCounts(""));
+    expect(outage).toBeInstanceOf(Response);
+    expect((outage as Response).status).toBe(503);
+    expect(await (outage as Response).text()).toMatch(/not reachable right now/);
+    expect(await thrown(proxied.getEnquiry("x"))).toBeInstanceOf(TypeError);
+    expect(await proxied.markRead("x")).toBe(true);
+  });
+});

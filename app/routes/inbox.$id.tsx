@@ -1,0 +1,207 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
+import { channelNames, errorInWords, absoluteTime, stateWords, timeAgo } from "~/owner/format";
+import {
+  buttonClass,
+  dangerButtonClass,
+  InboxShell,
+  linkClass,
+  Notice,
+  quietButtonClass,
+} from "~/components/inbox/InboxShell";
+import { inboxCopy } from "~/content/inbox";
+import { inboxHeaders } from "~/owner/headers";
+import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { channels, type Channel } from "~/store/types";
+
+export const meta: MetaFunction = () => [
+  { title: `Enquiry | ${inboxCopy.title}` },
+  { name: "robots", content: "noindex, nofollow" },
+];
+export const headers = inboxHeaders;
+
+const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { operator, store } = await requireOperator(request, context);
+  const id = params.id ?? "";
+  // Opening an enquiry marks it read (the list's "unread" goes).
+  await store.markRead(id);
+  const enquiry = await store.getEnquiry(id);
+  if (!enquiry) throw notFound();
+  const resendable = [...new Set([...context.services.channels(), ...enquiry.notifications.map((n) => n.channel)])];
+  return data(
+    {
+      operator: operator.email,
+      enquiry,
+      resendable,
+      now: new Date(),
+      done: new URL(request.url).searchParams.get("done"),
+    },
+    { headers: privateHeaders },
+  );
+}
+
+const doneWords: Record<string, string> = {
+  handled: "Marked handled.",
+  spam: "Marked as spam.",
+  "not-spam": "Marked as not spam: the notifications go out now.",
+  resend: "The notification is being sent again.",
+};
+
+/** Mark handled / as new / as spam / not spam, and Resend: plain forms, each answered with a redirect (PRG). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { operator, store } = await requireOperator(request, context);
+  const id = params.id ?? "";
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const log = (action: string, detail: string | null = null) =>
+    store.logActivity({ actor: operator.email, action, enquiryId: id, detail });
+  const back = (done: string) => redirect(`/inbox/${encodeURIComponent(id)}?done=${done}`, { headers: privateHeaders });
+
+  if (intent === "handled" || intent === "spam" || intent === "new") {
+    const before = await store.setStatus(id, intent);
+    if (before === null) throw notFound();
+    await log(`status ${before} -> ${intent}`);
+    // Back to the list after "Mark as new": staying on the page would mark it read again.
+    return intent === "new" ? redirect("/inbox", { headers: privateHeaders }) : back(intent);
+  }
+  if (intent === "not-spam") {
+    // The store writes the activity entry itself, in the same transaction that creates the notifications (once).
+    const result = await store.markNotSpam(id, context.services.channels(), operator.email);
+    if (result === "not-found") throw notFound();
+    if (result === "done") context.services.wakeOutbox();
+    return back("not-spam");
+  }
+  if (intent === "resend") {
+    const channel = String(form.get("channel") ?? "");
+    if (!(channels as readonly string[]).includes(channel))
+      return data({ error: "Unknown channel." }, { status: 400, headers: privateHeaders });
+    if (!(await store.resend(id, channel as Channel))) throw notFound();
+    context.services.wakeOutbox();
+    await log("resend", channel);
+    return back("resend");
+  }
+  return data({ error: "Unknown action." }, { status: 400, headers: privateHeaders });
+}
+
+function mailto(email: string): string {
+  const subject = encodeURIComponent(inboxCopy.enquiry.replySubject);
+  return `mailto:${encodeURIComponent(email).replace(/%40/g, "@")}?subject=${subject}`;
+}
+
+export default function InboxEnquiry() {
+  const { operator, enquiry, resendable, now, done } = useLoaderData<typeof loader>();
+  const receivedAt = new Date(enquiry.receivedAt);
+  const handled = enquiry.status === "handled";
+  const spam = enquiry.status === "spam";
+  return (
+    <InboxShell operator={operator}>
+      <p>
+        <Link to="/inbox" className={linkClass}>
+          {inboxCopy.enquiry.back}
+        </Link>
+      </p>
+      <div className="mt-4">
+        <Notice text={done ? (doneWords[done] ?? null) : null} />
+      </div>
+      <article className="rounded-xl border border-night-600 bg-night-800/70 p-5 sm:p-6">
+        <header>
+          <h1 className="break-words font-display text-3xl font-bold text-bone-50">{enquiry.name}</h1>
+          <p className="mt-1 break-all text-bone-100">{enquiry.email}</p>
+          <p className="mt-1 text-sm text-bone-300">
+            <time dateTime={receivedAt.toISOString()}>{absoluteTime(receivedAt)}</time> ·{" "}
+            {timeAgo(receivedAt, new Date(now))} · status:{" "}
+            <span className="font-medium text-bone-100">{enquiry.status}</span>
+          </p>
+          {spam && enquiry.spamReasons.length > 0 ? (
+            <p className="mt-1 text-sm text-bone-300">Held as spam: {enquiry.spamReasons.join("; ")}</p>
+          ) : null}
+        </header>
+        <div className="mt-5 whitespace-pre-wrap break-words rounded-md bg-night-950 p-4 text-bone-50">
+          {enquiry.message}
+        </div>
+        <div className="mt-5 flex flex-wrap gap-3">
+          <a href={mailto(enquiry.email)} className={buttonClass}>
+            {inboxCopy.enquiry.reply}
+          </a>
+          <Form method="post">
+            <input type="hidden" name="intent" value={handled ? "new" : "handled"} />
+            <button type="submit" className={quietButtonClass}>
+              {handled ? inboxCopy.enquiry.markNew : inboxCopy.enquiry.markHandled}
+            </button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value={spam ? "not-spam" : "spam"} />
+            <button type="submit" className={quietButtonClass}>
+              {spam ? inboxCopy.enquiry.notSpam : inboxCopy.enquiry.markSpam}
+            </button>
+          </Form>
+          <Form method="get" action={`/inbox/${enquiry.id}/erase`}>
+            <button type="submit" className={dangerButtonClass}>
+              {inboxCopy.enquiry.erase}
+            </button>
+          </Form>
+        </div>
+      </article>
+      <section aria-labelledby="delivery" className="mt-8">
+        <h2 id="delivery" className="font-display text-2xl font-bold text-bone-50">
+          {inboxCopy.enquiry.delivery}
+        </h2>
+        {resendable.length === 0 ? <p className="mt-2 text-bone-300">{inboxCopy.enquiry.noDelivery}</p> : null}
+        <ul className="mt-3 grid gap-4 md:grid-cols-2">
+          {resendable.map((channel) => {
+            const step = enquiry.notifications.find((n) => n.channel === channel);
+            const name = channelNames[channel] ?? channel;
+            return (
+              <li key={channel} className="rounded-xl border border-night-600 bg-night-800/70 p-4">
+                <h3 className="text-lg font-semibold text-bone-50">{name}</h3>
+                <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                  <dt className="text-bone-300">State</dt>
+                  <dd className="text-bone-50">{step ? (stateWords[step.state] ?? step.state) : "not set up"}</dd>
+                  <dt className="text-bone-300">Attempts</dt>
+                  <dd className="text-bone-50">{step?.attempts ?? 0}</dd>
+                  {step?.sentAt ? (
+                    <>
+                      <dt className="text-bone-300">Sent</dt>
+                      <dd className="text-bone-50">{absoluteTime(new Date(step.sentAt))}</dd>
+                    </>
+                  ) : null}
+                  {step?.lastError && step.state !== "sent" ? (
+                    <>
+                      <dt className="text-bone-300">Last error</dt>
+                      <dd className="text-bone-50">
+                        {errorInWords(step.lastError)}{" "}
+                        <span className="break-words text-bone-300">({step.lastError})</span>
+                      </dd>
+                    </>
+                  ) : null}
+                  {step?.nextAttemptAt ? (
+                    <>
+                      <dt className="text-bone-300">Next attempt</dt>
+                      <dd className="text-bone-50">
+                        {absoluteTime(new Date(step.nextAttemptAt))} (
+                        {timeAgo(new Date(step.nextAttemptAt), new Date(now))})
+                      </dd>
+                    </>
+                  ) : null}
+                </dl>
+                <Form method="post" className="mt-3">
+                  <input type="hidden" name="intent" value="resend" />
+                  <input type="hidden" name="channel" value={channel} />
+                  <button
+                    type="submit"
+                    className={quietButtonClass}
+                    aria-label={`${inboxCopy.enquiry.resend} (${name})`}
+                  >
+                    {inboxCopy.enquiry.resend}
+                  </button>
+                </Form>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+    </InboxShell>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
+import { dangerButtonClass, InboxShell, linkClass } from "~/components/inbox/InboxShell";
+import { inboxCopy } from "~/content/inbox";
+import { absoluteTime } from "~/owner/format";
+import { inboxHeaders } from "~/owner/headers";
+import { privateHeaders, requireOperator } from "~/owner/session.server";
+
+export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
+export const headers = inboxHeaders;
+
+const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
+
+/** The confirmation page: names every enquiry of the address and what goes with it, before anything is deleted. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { operator, store } = await requireOperator(request, context);
+  const enquiry = await store.getEnquiry(params.id ?? "");
+  if (!enquiry) throw notFound();
+  const all = await store.enquiriesFrom(enquiry.email);
+  return data(
+    {
+      operator: operator.email,
+      id: enquiry.id,
+      email: enquiry.email,
+      enquiries: all.map((item) => ({
+        id: item.id,
+        receivedAt: item.receivedAt,
+        name: item.name,
+        firstLine: item.message.split(/\r?\n/)[0]?.slice(0, 120) ?? "",
+        notifications: item.notifications.length,
+      })),
+    },
+    { headers: privateHeaders },
+  );
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { operator, store } = await requireOperator(request, context);
+  const enquiry = await store.getEnquiry(params.id ?? "");
+  if (!enquiry) return redirect("/inbox?erased=0", { headers: privateHeaders });
+  const count = await store.erase(enquiry.email);
+  // Who and when, never what they wrote: the address's enquiries are gone, so the log names only how many.
+  await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });
+  return redirect(`/inbox?erased=${count}`, { headers: privateHeaders });
+}
+
+export default function InboxErase() {
+  const { operator, id, email, enquiries } = useLoaderData<typeof loader>();
+  const notifications = enquiries.reduce((sum, item) => sum + item.notifications, 0);
+  return (
+    <InboxShell operator={operator}>
+      <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.erase.title}</h1>
+      <p className="mt-3 text-bone-100">{inboxCopy.erase.intro}</p>
+      <p className="mt-3 text-bone-100">
+        From <span className="break-all font-semibold">{email}</span>: {enquiries.length}{" "}
+        {enquiries.length === 1 ? "enquiry" : "enquiries"} and {notifications}{" "}
+        {notifications === 1 ? "notification" : "notifications"} will be deleted:
+      </p>
+      <ul className="mt-3 list-disc space-y-1 pl-6 text-bone-100">
+        {enquiries.map((item) => (
+          <li key={item.id}>
+            {absoluteTime(new Date(item.receivedAt))}: {item.name}, “{item.firstLine}”
+          </li>
+        ))}
+      </ul>
+      <div className="mt-6 flex flex-wrap items-center gap-4">
+        <Form method="post">
+          <button type="submit" className={dangerButtonClass}>
+            {inboxCopy.erase.confirm}
+          </button>
+        </Form>
+        <Link to={`/inbox/${id}`} className={linkClass}>
+          {inboxCopy.erase.cancel}
+        </Link>
+      </div>
+    </InboxShell>
+  );
+}

@@ -1,0 +1,151 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, Link, useLoaderData } from "@remix-run/react";
+import { DeliverySummary } from "~/components/inbox/Delivery";
+import { InboxShell, inputClass, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
+import { inboxCopy } from "~/content/inbox";
+import { absoluteTime, timeAgo } from "~/owner/format";
+import { inboxHeaders } from "~/owner/headers";
+import { pageSize, placeQuery, readPlace } from "~/owner/query";
+import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { folders } from "~/store/owner-types";
+
+export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
+export const headers = inboxHeaders;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { operator, store } = await requireOperator(request, context);
+  const url = new URL(request.url);
+  const place = readPlace(url);
+  const query = { folder: place.folder, search: place.search };
+  const [{ items, hasMore }, counts] = await Promise.all([
+    store.inboxPage(query, { limit: pageSize, offset: (place.page - 1) * pageSize }),
+    store.folderCounts(place.search),
+  ]);
+  const erased = Number.parseInt(url.searchParams.get("erased") ?? "", 10);
+  return data(
+    {
+      operator: operator.email,
+      place,
+      counts,
+      hasMore,
+      now: new Date(),
+      erased: Number.isSafeInteger(erased) ? erased : null,
+      items: items.map((item) => ({
+        id: item.id,
+        receivedAt: item.receivedAt,
+        name: item.name,
+        email: item.email,
+        firstLine:
+          item.message
+            .split(/\r?\n/)
+            .find((line) => line.trim() !== "")
+            ?.slice(0, 160) ?? "",
+        status: item.status,
+        notifications: item.notifications.map(({ channel, state }) => ({ channel, state })),
+      })),
+    },
+    { headers: privateHeaders },
+  );
+}
+
+export default function InboxList() {
+  const { operator, place, counts, hasMore, now, items, erased } = useLoaderData<typeof loader>();
+  const searching = place.search !== "";
+  return (
+    <InboxShell operator={operator}>
+      <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.title}</h1>
+      <p className="mt-1 text-bone-300">
+        {counts.new} new, {counts.handled} handled, {counts.spam} spam{searching ? " matching the search" : ""}
+      </p>
+      <div className="mt-4">
+        <Notice text={erased === null ? null : `Erased ${erased} ${erased === 1 ? "enquiry" : "enquiries"}.`} />
+      </div>
+      <nav aria-label="Folders" className="mt-2">
+        <ul className="flex flex-wrap gap-2">
+          {folders.map((folder) => (
+            <li key={folder}>
+              <Link
+                to={`/inbox${placeQuery({ folder, search: place.search })}`}
+                aria-current={folder === place.folder ? "page" : undefined}
+                className={`block rounded-md border px-3 py-2 ${folder === place.folder ? "border-ember-400 bg-night-700 text-ember-300" : "border-night-600 text-bone-100 hover:text-ember-300"}`}
+              >
+                {inboxCopy.folders[folder]} ({counts[folder]})
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-4 flex flex-wrap items-end gap-3">
+        <Form method="get" role="search" className="flex flex-1 flex-wrap items-end gap-2">
+          {place.folder !== "new" ? <input type="hidden" name="folder" value={place.folder} /> : null}
+          <div className="min-w-[14rem] flex-1">
+            <label htmlFor="inbox-search" className="block text-sm font-medium text-bone-100">
+              {inboxCopy.search.label}
+            </label>
+            <input id="inbox-search" name="q" type="search" defaultValue={place.search} className={inputClass} />
+          </div>
+          <button type="submit" className={quietButtonClass}>
+            {inboxCopy.search.submit}
+          </button>
+        </Form>
+        <a
+          href={`/inbox/export.csv${placeQuery({ folder: place.folder, search: place.search }) || "?folder=new"}`}
+          download
+          className={quietButtonClass}
+        >
+          {inboxCopy.list.download}
+        </a>
+      </div>
+      {items.length === 0 ? (
+        <p className="mt-8 text-bone-300">{inboxCopy.list.empty}</p>
+      ) : (
+        <ol className="mt-6 divide-y divide-night-600 rounded-xl border border-night-600 bg-night-800/70">
+          {items.map((item) => (
+            <li key={item.id} className="p-4">
+              <article aria-labelledby={`enquiry-${item.id}`}>
+                <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+                  <h2 id={`enquiry-${item.id}`} className="text-lg font-semibold">
+                    <Link to={`/inbox/${item.id}`} className={linkClass}>
+                      {item.name}
+                    </Link>
+                    {item.status === "new" ? (
+                      <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
+                        unread
+                      </span>
+                    ) : null}
+                  </h2>
+                  <p className="text-sm text-bone-300">
+                    <time dateTime={new Date(item.receivedAt).toISOString()}>
+                      {absoluteTime(new Date(item.receivedAt))}
+                    </time>
+                    {" · "}
+                    {timeAgo(new Date(item.receivedAt), new Date(now))}
+                  </p>
+                </div>
+                <p className="break-all text-sm text-bone-300">{item.email}</p>
+                <p className="mt-1 truncate text-bone-100">{item.firstLine}</p>
+                <p className="mt-1 text-sm text-bone-300">
+                  <DeliverySummary notifications={item.notifications} />
+                </p>
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+      <nav aria-label="Pages" className="mt-6 flex justify-between">
+        {place.page > 1 ? (
+          <Link to={`/inbox${placeQuery({ ...place, page: place.page - 1 })}`} className={linkClass} rel="prev">
+            {inboxCopy.list.previous}
+          </Link>
+        ) : (
+          <span />
+        )}
+        {hasMore ? (
+          <Link to={`/inbox${placeQuery({ ...place, page: place.page + 1 })}`} className={linkClass} rel="next">
+            {inboxCopy.list.next}
+          </Link>
+        ) : null}
+      </nav>
+    </InboxShell>
+  );
+}

@@ -1,0 +1,119 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
+import { inboxCopy } from "~/content/inbox";
+import { inboxHeaders } from "~/owner/headers";
+import { logIn } from "~/owner/login.server";
+import { dummyHash } from "~/owner/password.server";
+import {
+  hashSessionId,
+  inboxStore,
+  privateHeaders,
+  requireEmbedded,
+  safeNext,
+  sessionIdOf,
+  sessionLimits,
+} from "~/owner/session.server";
+
+export const meta: MetaFunction = () => [
+  { title: inboxCopy.login.title },
+  { name: "robots", content: "noindex, nofollow" },
+  { name: "description", content: inboxCopy.login.intro },
+];
+export const headers = inboxHeaders;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireEmbedded(context);
+  // The first unknown-address login would otherwise pay for making the dummy hash, and so take longer than the rest.
+  void dummyHash();
+  const url = new URL(request.url);
+  // Already logged in: straight to the inbox.
+  const id = sessionIdOf(request, context.services.config);
+  if (id) {
+    const session = await inboxStore(context)
+      .useSession(hashSessionId(id), sessionLimits)
+      .catch(() => null);
+    if (session) throw redirect(safeNext(url.searchParams.get("next")), { headers: privateHeaders });
+  }
+  return data(
+    { next: safeNext(url.searchParams.get("next")), loggedOut: url.searchParams.get("out") === "1" },
+    { headers: privateHeaders },
+  );
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const outcome = await logIn(request, context);
+  if (outcome.kind === "ok") {
+    return redirect(outcome.next, { headers: { ...privateHeaders, "Set-Cookie": outcome.cookie } });
+  }
+  const message = outcome.kind === "throttled" ? inboxCopy.login.throttled : inboxCopy.login.wrong;
+  return data(
+    { error: message, email: outcome.email },
+    {
+      status: outcome.kind === "throttled" ? 429 : 401,
+      headers: { ...privateHeaders, ...(outcome.kind === "throttled" ? { "Retry-After": "900" } : {}) },
+    },
+  );
+}
+
+export default function InboxLogin() {
+  const { next, loggedOut } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section className="mx-auto max-w-md px-4 py-12 sm:px-6">
+      <h1 className="font-display text-4xl font-bold text-bone-50">{inboxCopy.login.heading}</h1>
+      <p className="mt-3 text-bone-300">{inboxCopy.login.intro}</p>
+      <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-6">
+        {result?.error ? (
+          <p
+            id="login-error"
+            role="alert"
+            className="mb-5 rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50"
+          >
+            {result.error}
+          </p>
+        ) : loggedOut ? (
+          <p role="status" className="mb-5 text-bone-100">
+            {inboxCopy.login.loggedOut}
+          </p>
+        ) : null}
+        <Form method="post" className="space-y-5" aria-describedby={result?.error ? "login-error" : undefined}>
+          <input type="hidden" name="next" value={next} />
+          <div>
+            <label htmlFor="login-email" className="block font-medium text-bone-100">
+              {inboxCopy.login.email}
+            </label>
+            <input
+              id="login-email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              maxLength={254}
+              defaultValue={result?.email ?? ""}
+              className={inputClass}
+            />
+          </div>
+          <div>
+            <label htmlFor="login-password" className="block font-medium text-bone-100">
+              {inboxCopy.login.password}
+            </label>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+              className={inputClass}
+            />
+          </div>
+          <button type="submit" className={buttonClass} disabled={busy}>
+            {inboxCopy.login.submit}
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, redirect, useLoaderData } from "@remix-run/react";
+import { buttonClass, InboxShell } from "~/components/inbox/InboxShell";
+import { inboxCopy } from "~/content/inbox";
+import { inboxHeaders } from "~/owner/headers";
+import { clearedSessionCookie, privateHeaders, requireOperator } from "~/owner/session.server";
+
+export const meta: MetaFunction = () => [{ title: inboxCopy.nav.logout }, { name: "robots", content: "noindex" }];
+export const headers = inboxHeaders;
+
+/** A link to /inbox/logout shows a one-button page: logging out is a post, so another site cannot do it. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { operator } = await requireOperator(request, context);
+  return data({ operator: operator.email }, { headers: privateHeaders });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { operator, store, sessionIdHash } = await requireOperator(request, context);
+  // The row goes: the old cookie opens nothing from now on, on every instance.
+  await store.deleteSession(sessionIdHash);
+  await store.logActivity({ actor: operator.email, action: "logged out" });
+  return redirect("/inbox/login?out=1", {
+    headers: { ...privateHeaders, "Set-Cookie": clearedSessionCookie(context.services.config) },
+  });
+}
+
+export default function InboxLogout() {
+  const { operator } = useLoaderData<typeof loader>();
+  return (
+    <InboxShell operator={operator}>
+      <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.nav.logout}</h1>
+      <Form method="post" className="mt-6">
+        <button type="submit" className={buttonClass}>
+          {inboxCopy.nav.logout}
+        </button>
+      </Form>
+    </InboxShell>
+  );
+}

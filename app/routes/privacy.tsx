@@ -1,0 +1,59 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { pageMeta, privacyPage } from "~/content/site";
+import { canonicalUrl } from "~/public-url";
+
+export const meta: MetaFunction = (args) => pageMeta(privacyPage, canonicalUrl(args));
+
+/** The numbers and channels the page states, from the configuration (RETENTION_DAYS, SPAM_RETENTION_DAYS, NOTIFY_*). */
+export function loader({ context }: LoaderFunctionArgs) {
+  const { retention, notify } = context.services.config;
+  return {
+    retentionDays: retention?.retentionDays ?? 365,
+    spamRetentionDays: retention?.spamRetentionDays ?? 30,
+    channels: { email: Boolean(notify?.email), chat: Boolean(notify?.webhookUrl) },
+  };
+}
+
+function Part({ heading, children }: { heading: string; children: React.ReactNode }) {
+  return (
+    <section className="mt-10">
+      <h2 className="font-display text-2xl font-bold text-bone-50">{heading}</h2>
+      <div className="mt-3 space-y-4 text-lg leading-relaxed text-bone-100">{children}</div>
+    </section>
+  );
+}
+
+export default function Privacy() {
+  const { retentionDays, spamRetentionDays, channels } = useLoaderData<typeof loader>();
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
+      <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{privacyPage.heading}</h1>
+      <p className="mt-6 text-lg text-bone-300">{privacyPage.intro}</p>
+      <Part heading={privacyPage.storedHeading}>
+        <p>{privacyPage.stored}</p>
+      </Part>
+      <Part heading={privacyPage.whyHeading}>
+        <p>{privacyPage.why}</p>
+      </Part>
+      <Part heading={privacyPage.howLongHeading}>
+        <p data-retention={retentionDays}>{privacyPage.howLong(retentionDays)}</p>
+        <p data-spam-retention={spamRetentionDays}>{privacyPage.spamHowLong(spamRetentionDays)}</p>
+      </Part>
+      <Part heading={privacyPage.whoHeading}>
+        <p>{privacyPage.who(channels)}</p>
+      </Part>
+      <Part heading={privacyPage.erasureHeading}>
+        <p>{privacyPage.erasure}</p>
+        <p>
+          <Link
+            to="/contact"
+            className="font-semibold text-ember-300 underline underline-offset-4 hover:text-ember-400"
+          >
+            {privacyPage.contactLink}
+          </Link>
+        </p>
+      </Part>
+    </article>
+  );
+}

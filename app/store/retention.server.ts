@@ -1,0 +1,46 @@
+import { defaultRetention, type RetentionConfig } from "~/config.server";
+import type { InboxStore, PurgeResult } from "~/store/types";
+
+/**
+ * Retention: enquiries are kept RETENTION_DAYS (default 365), spam SPAM_RETENTION_DAYS (default 30); older ones are
+ * deleted with their notifications and activity, at start and then daily (one instance at a time on PostgreSQL: the
+ * store's advisory lock), and by `npm run inbox -- purge`.
+ */
+
+const dayMs = 24 * 60 * 60_000;
+export const purgeIntervalMs = dayMs;
+
+export function purgeOld(store: InboxStore, retention: RetentionConfig = defaultRetention, now = new Date()) {
+  return store.purge(
+    {
+      enquiriesBefore: new Date(now.getTime() - retention.retentionDays * dayMs),
+      spamBefore: new Date(now.getTime() - retention.spamRetentionDays * dayMs),
+    },
+    now,
+  );
+}
+
+export function describePurge(result: PurgeResult): string {
+  const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return (
+    `Deleted ${plural(result.enquiries, "enquiry", "enquiries")} and ${plural(result.spam, "spam enquiry", "spam enquiries")} ` +
+    `past their retention, with ${plural(result.notifications, "notification", "notifications")} and ` +
+    `${plural(result.activity, "activity entry", "activity entries")}; ${plural(result.formTokens, "expired form token", "expired form tokens")} forgotten.`
+  );
+}
+
+/** Purges now and every day until stopped; a failure is logged and tried again the next day. */
+export function schedulePurge(store: InboxStore, retention: RetentionConfig | undefined): () => void {
+  const run = async () => {
+    try {
+      const result = await purgeOld(store, retention);
+      if (result.enquiries + result.spam > 0) console.log(`inbox: ${describePurge(result)}`);
+    } catch (error) {
+      console.error(`inbox: PURGE FAILED: ${(error as Error).message}; tried again in 24 h`);
+    }
+  };
+  void run();
+  const timer = setInterval(() => void run(), purgeIntervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,64 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { inboxCopy } from "../../app/content/inbox";
+import { enquiryMessages } from "../../app/content/site";
+import { expect } from "./fixtures";
+import { fill, send, status } from "./form";
+import { e2eServers, ownerDatabase } from "./servers";
+
+/** The owner's inbox as the tests use it: operators added with the real CLI, the login form, the contact form. */
+
+export const owner = e2eServers.owner;
+const databaseUrl = `file:${ownerDatabase}`;
+
+/** `npm run inbox -- ARGS` against the owner server's database (the built CLI, as an owner runs it). */
+export function inboxCli(args: string[], input?: string): string {
+  return execFileSync(process.execPath, ["build/server/cli.js", ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: owner.url, API_HOST: "" },
+    input: input ?? "",
+    encoding: "utf8",
+  });
+}
+
+export function newOperator(): { email: string; password: string } {
+  const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
+  const password = `moonlit crypt ${randomUUID()}`;
+  inboxCli(["operator", "add", email], `${password}\n`);
+  return { email, password };
+}
+
+/** Each test is its own client address (the server trusts one proxy hop): the throttle counts per address. */
+export async function asClient(page: Page, address = `10.${rnd()}.${rnd()}.${rnd()}`) {
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
+  return address;
+}
+const rnd = () => Math.floor(Math.random() * 250) + 1;
+
+export async function logIn(page: Page, { email, password }: { email: string; password: string }) {
+  await page.getByLabel(inboxCopy.login.email).fill(email);
+  await page.getByLabel(inboxCopy.login.password).fill(password);
+  await page.getByRole("button", { name: inboxCopy.login.submit }).click();
+}
+
+/** Sends an enquiry through the owner server's contact form; its token is in the name and the message. */
+export async function sendEnquiry(page: Page, open: (path: string) => Promise<void>, token: string) {
+  await open(`${owner.url}/contact`);
+  await fill(page, {
+    name: `Vlad ${token}`,
+    email: `vlad-${token}@example.com`,
+    message: `A coffin that opens by itself.\nSecond line. ${token}`,
+    security: "Freddy",
+  });
+  await send(page);
+  await expect(status(page)).toHaveText(enquiryMessages.success);
+}
+
+export interface CliEnquiry {
+  id: string;
+  name: string;
+  email: string;
+  status: string;
+}
+
+export const cliEnquiries = (): CliEnquiry[] => JSON.parse(inboxCli(["--json"])) as CliEnquiry[];

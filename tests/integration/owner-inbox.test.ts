@@ -1,0 +1,184 @@
+import { spawnSync } from "node:child_process";
+import { request, type IncomingHttpHeaders } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+
+/**
+ * The owner's inbox through the built CLI and server: operators added from stdin (the password never in an argument),
+ * refused passwords, the activity log; and two instances on one PostgreSQL accepting one session, which a logout on
+ * either ends on both.
+ */
+
+const publicUrl = "http://inbox.example";
+
+function cli(databaseUrl: string, args: string[], input = "") {
+  const run = spawnSync(process.execPath, ["build/server/cli.js", ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+    input,
+    encoding: "utf8",
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * A request as the browser sends it through the load balancer: Host is the public name (the request guard checks a
+ * post's Origin against it), the connection goes to one instance.
+ */
+function send(
+  site: SiteServer,
+  path: string,
+  { method = "GET", cookie, body }: { method?: string; cookie?: string; body?: Record<string, string> } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const payload = body ? new URLSearchParams(body).toString() : undefined;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${site.url}${path}`,
+      {
+        method,
+        headers: {
+          Host: new URL(publicUrl).host,
+          ...(method === "POST" ? { Origin: publicUrl, "Content-Type": "application/x-www-form-urlencoded" } : {}),
+          ...(cookie ? { Cookie: cookie } : {}),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+const sessionCookie = (headers: IncomingHttpHeaders) => headers["set-cookie"]![0]!.split(";")[0]!;
+
+describe("operator commands", () => {
+  let dir: string;
+  let databaseUrl: string;
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), "haunt-operators-"));
+    databaseUrl = `file:${join(dir, "inbox.db")}`;
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("add reads the password from stdin, refuses short and common ones, and logs every change", () => {
+    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "too short\n")).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/at least 12 characters\. Nothing was changed/),
+    });
+    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "scandinavian\n").stderr).toMatch(/most common/);
+    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "")).toMatchObject({ code: 1 });
+    expect(cli(databaseUrl, ["operator", "add", "Owner@Example.com"], "a coffin full of bats\n")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Operator Owner@Example.com added"),
+    });
+    // Again (any case): a new password, not a second operator.
+    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "a crypt full of bats\n").stdout).toMatch(
+      /New password set/,
+    );
+    expect(cli(databaseUrl, ["operator", "list"]).stdout).toMatch(
+      /^Owner@Example\.com {2}\(added \d{4}-\d\d-\d\d\)\n$/,
+    );
+    expect(cli(databaseUrl, ["operator", "revoke-sessions", "owner@example.com"]).stdout).toMatch(/^0 sessions/);
+    expect(cli(databaseUrl, ["operator", "remove", "nobody@example.com"])).toMatchObject({ code: 1 });
+    expect(cli(databaseUrl, ["operator", "add", "not-an-address"])).toMatchObject({ code: 2 });
+    expect(cli(databaseUrl, ["operator", "remove", "owner@example.com"])).toMatchObject({ code: 0 });
+    const activity = cli(databaseUrl, ["activity"]).stdout;
+    for (const action of ["operator added", "operator password changed", "sessions revoked", "operator removed"])
+      expect(activity).toContain(action);
+    expect(activity).not.toMatch(/bats/);
+  });
+});
+
+describe("sessions on SQLite", () => {
+  let dir: string;
+  let site: SiteServer | undefined;
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), "haunt-sessions-"));
+  }, 120_000);
+  afterAll(async () => {
+    await site?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a forged id, a revoked session and a removed operator's session open nothing; each session is its operator's", async () => {
+    const databaseUrl = `file:${join(dir, "inbox.db")}`;
+    for (const email of ["owner@example.com", "helper@example.com"])
+      expect(cli(databaseUrl, ["operator", "add", email], `${email} has a long password\n`).code).toBe(0);
+    site = await startSite({ API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl });
+    const logIn = async (email: string) =>
+      sessionCookie(
+        (
+          await send(site!, "/inbox/login", {
+            method: "POST",
+            body: { email, password: `${email} has a long password`, next: "/inbox" },
+          })
+        ).headers,
+      );
+    const status = async (cookie: string) => (await send(site!, "/inbox", { cookie })).status;
+
+    const [owner, helper] = [await logIn("owner@example.com"), await logIn("helper@example.com")];
+    expect((await send(site, "/inbox", { cookie: owner })).text).toContain("Logged in as <span");
+    expect((await send(site, "/inbox", { cookie: helper })).text).toContain("helper@example.com");
+    expect((await send(site, "/inbox", { cookie: owner })).text).not.toContain("helper@example.com");
+    for (const forged of ["inbox_session=" + "A".repeat(43), "inbox_session=' OR 1=1 --", "__Host-inbox_session=x"])
+      expect(await status(forged)).toBe(302);
+
+    expect(cli(databaseUrl, ["operator", "revoke-sessions", "helper@example.com"]).stdout).toMatch(/^1 session /);
+    expect(await status(helper)).toBe(302);
+    expect(await status(owner)).toBe(200);
+    const again = await logIn("helper@example.com");
+    expect(cli(databaseUrl, ["operator", "remove", "helper@example.com"]).code).toBe(0);
+    expect(await status(again)).toBe(302);
+  }, 60_000);
+});
+
+describe.skipIf(!postgresAvailable)("sessions on PostgreSQL", () => {
+  let postgres: TestPostgres;
+  const sites: SiteServer[] = [];
+  beforeAll(async () => {
+    await ensureBuilt();
+    postgres = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(sites.map((site) => site.stop()));
+    postgres?.stop();
+  });
+
+  it("two instances accept one session; a logout on one ends it on both", async () => {
+    const databaseUrl = await postgres.createDatabase();
+    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "two instances one session\n").code).toBe(0);
+    const env = { API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl };
+    const [a, b] = await Promise.all([startSite(env), startSite(env)]);
+    sites.push(a!, b!);
+
+    const login = await send(a!, "/inbox/login", {
+      method: "POST",
+      body: { email: "owner@example.com", password: "two instances one session", next: "/inbox" },
+    });
+    expect(login.status).toBe(302);
+    const cookie = sessionCookie(login.headers);
+    for (const site of [a!, b!]) {
+      const page = await send(site, "/inbox", { cookie });
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("owner@example.com");
+    }
+    const logout = await send(b!, "/inbox/logout", { method: "POST", cookie });
+    expect(logout.status).toBe(302);
+    for (const site of [a!, b!]) {
+      const page = await send(site, "/inbox", { cookie });
+      expect(page.status).toBe(302);
+      expect(page.headers.location).toMatch(/^\/inbox\/login/);
+    }
+  }, 90_000);
+});

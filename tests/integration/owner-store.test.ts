@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseLocation } from "~/config.server";
+import { openInboxStore } from "~/store/store.server";
+import type { InboxStore } from "~/store/types";
+import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { useTempDir } from "../support/temp-dir";
+
+/** The owner's inbox's store operations, on SQLite and on PostgreSQL alike. */
+
+const temp = useTempDir("haunt-owner-store-");
+let postgres: TestPostgres | undefined;
+beforeAll(async () => {
+  if (postgresAvailable) postgres = await startPostgres();
+}, 120_000);
+afterAll(() => postgres?.stop());
+
+const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
+  { name: "SQLite", fresh: async () => ({ kind: "sqlite", path: temp.file("enquiries.db") }) },
+  { name: "PostgreSQL", fresh: async () => ({ kind: "postgres", url: await postgres!.createDatabase() }) },
+];
+
+const at = (minutes: number) => new Date(Date.UTC(2026, 9, 1) + minutes * 60_000);
+
+for (const backend of backends) {
+  describe.skipIf(backend.name === "PostgreSQL" && !postgresAvailable)(`owner operations on ${backend.name}`, () => {
+    let store: InboxStore;
+    beforeAll(async () => {
+      store = await openInboxStore(await backend.fresh(), { timeoutMs: 10_000 });
+    });
+    afterAll(() => store.close());
+
+    it("lists by folder and search (wildcards taken literally), newest first, in pages, with counts", async () => {
+      const ids: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        const message = n === 3 ? "Discount 100% off_sale?" : `A coffin, number ${n}`;
+        ids.push((await store.save({ name: `Name ${n}`, email: `v${n}@example.com`, message }, ["email"], at(n))).id);
+      }
+      await store.setStatus(ids[1]!, "handled");
+      await store.setStatus(ids[2]!, "spam");
+      expect(await store.markRead(ids[0]!)).toBe(true);
+      expect(await store.markRead(ids[0]!)).toBe(false);
+      expect(await store.folderCounts()).toEqual({ new: 3, handled: 1, spam: 1, all: 5 });
+      const first = await store.inboxPage({ folder: "all" }, { limit: 2, offset: 0 });
+      expect(first.items.map((item) => item.name)).toEqual(["Name 4", "Name 3"]);
+      expect(first.hasMore).toBe(true);
+      const last = await store.inboxPage({ folder: "all" }, { limit: 2, offset: 4 });
+      expect(last).toMatchObject({ hasMore: false, items: [{ name: "Name 0", status: "read" }] });
+      expect((await store.inboxPage({ folder: "new", search: "100%" }, { limit: 50, offset: 0 })).items).toHaveLength(
+        1,
+      );
+      expect((await store.inboxPage({ folder: "new", search: "0%" }, { limit: 50, offset: 0 })).items).toHaveLength(1);
+      expect((await store.inboxPage({ folder: "all", search: "%" }, { limit: 50, offset: 0 })).items).toHaveLength(1);
+      expect((await store.inboxPage({ folder: "all", search: "V2@EXAMPLE" }, { limit: 9, offset: 0 })).items).toEqual([
+        expect.objectContaining({ id: ids[2], status: "spam" }),
+      ]);
+      expect(await store.folderCounts("coffin")).toEqual({ new: 2, handled: 1, spam: 1, all: 4 });
+      const exported = [];
+      for await (const item of store.inboxAll({ folder: "new" })) exported.push(item.id);
+      expect(exported).toEqual([ids[4], ids[3], ids[0]]);
+    });
+
+    it("Not spam sets status new and creates the missing notifications; Resend starts a channel over", async () => {
+      const { id } = await store.save({ name: "Held", email: "held@example.com", message: "Buy now" }, [], at(10));
+      await store.setStatus(id, "spam");
+      expect(await store.markNotSpam(id, ["email", "webhook"], "test", at(11))).toBe("done");
+      const enquiry = await store.getEnquiry(id);
+      expect(enquiry?.status).toBe("new");
+      expect(enquiry?.notifications.map((n) => [n.channel, n.state, n.attempts])).toEqual([
+        ["email", "pending", 0],
+        ["webhook", "pending", 0],
+      ]);
+      expect(await store.markNotSpam(id, ["email"], "test", at(12))).toBe("not-spam"); // twice: nothing doubled
+      expect((await store.getEnquiry(id))?.notifications).toHaveLength(2);
+      expect(await store.markNotSpam("no-such-id", ["email"], "test")).toBe("not-found");
+
+      const [claim] = await store.claimDue("test", 1, at(13));
+      await store.markFailed(claim!, "connect ECONNREFUSED 127.0.0.1:25");
+      expect(await store.resend(id, claim!.channel, at(14))).toBe(true);
+      const step = (await store.getEnquiry(id))?.notifications.find((n) => n.channel === claim!.channel);
+      expect(step).toMatchObject({ state: "pending", attempts: 0, nextAttemptAt: at(14) });
+      expect(await store.resend("no-such-id", "email")).toBe(false);
+    });
+
+    it("sessions end when idle, when too old, at logout, and with their operator", async () => {
+      await store.putOperator("Owner@Example.com", "$argon2id$hash");
+      const operator = (await store.findOperator("owner@example.com"))!;
+      const limits = { idleMs: 30 * 60_000, maxAgeMs: 12 * 60 * 60_000 };
+      await store.createSession("a", operator.id, at(0));
+      expect((await store.useSession("a", limits, at(29)))?.operator.email).toBe("Owner@Example.com");
+      expect(await store.useSession("a", limits, at(29 + 31))).toBeNull(); // idle too long
+      expect(await store.useSession("a", limits, at(29))).toBeNull(); // and gone
+      await store.createSession("b", operator.id, at(0));
+      for (let minute = 25; minute < 12 * 60; minute += 25) await store.useSession("b", limits, at(minute));
+      expect(await store.useSession("b", limits, at(12 * 60 + 1))).toBeNull(); // never past 12 hours
+      await store.createSession("c", operator.id, at(0));
+      await store.deleteSession("c");
+      expect(await store.useSession("c", limits, at(1))).toBeNull();
+      await store.createSession("d", operator.id, at(0));
+      await store.putOperator("owner@example.com", "$argon2id$new"); // a new password ends the sessions
+      expect(await store.useSession("d", limits, at(1))).toBeNull();
+      await store.createSession("e", operator.id, at(0));
+      expect(await store.removeOperator("owner@example.com")).toBe(true);
+      expect(await store.useSession("e", limits, at(1))).toBeNull();
+      expect(await store.listOperators()).toEqual([]);
+    });
+
+    it("counts login failures per account and client within the window, and forgets old ones", async () => {
+      for (let n = 0; n < 5; n++) await store.recordLoginFailure("owner", "10.0.0.1", at(-15), at(n));
+      await store.recordLoginFailure("owner", "10.0.0.2", at(-15), at(5));
+      expect(await store.countLoginFailures("owner", "10.0.0.1", at(-10))).toBe(5);
+      expect(await store.countLoginFailures("owner", "10.0.0.2", at(-10))).toBe(1);
+      expect(await store.countLoginFailures("owner", "10.0.0.1", at(3))).toBe(1);
+      await store.clearLoginFailures("owner", "10.0.0.1");
+      expect(await store.countLoginFailures("owner", "10.0.0.1", at(-10))).toBe(0);
+      await store.logActivity({ actor: "owner@example.com", action: "logged in" }, at(1));
+      // (Other tests in this file log later entries, e.g. Not spam's own.)
+      const entries = await store.listActivity({ limit: 50 });
+      expect(entries.find((entry) => entry.action === "logged in")).toMatchObject({ enquiryId: null });
+    });
+  });
+}
