@@ -16,7 +16,7 @@ export interface SiteServices {
   /** Tells the notification sender that an enquiry was just stored, so it goes out now. */
   wakeOutbox(): void;
   /** Counts one enquiry for this client (and the site), or refuses it. */
-  admit(clientAddress: string | undefined): RateLimitRefusal | null;
+  admit(clientAddress: string | undefined): Promise<RateLimitRefusal | null>;
   /** Finished pages kept in memory; absent where nothing is cached (tests). */
   pageCache?: PageCache;
 }

@@ -26,6 +26,7 @@ import {
   resultsDir,
   root,
   startBaseline,
+  startFlags,
   startSite,
   startUpstream,
 } from "./lib/servers.mjs";
@@ -264,6 +265,19 @@ function checkTargets(ratios, brotli) {
   return { cpu, rps, brotli: bytes, ok: cpu.ok && rps.ok && bytes.ok };
 }
 
+/**
+ * The same GET / and POST /contact load on a second server started with Node's default heap settings (no flags), so
+ * the peak memory with and without `npm start`'s flags is measured side by side in one run.
+ */
+async function nodeDefaultsPhase(upstream, options) {
+  const other = await startSite({ cwd: root, label: "node-defaults", apiHost: upstream.origin, nodeFlags: [] });
+  const get = await getPhase("GET / site, Node's default heap", `${other.origin}/`, other.pid, options);
+  const post = await postPhase(other, upstream, options);
+  const peak = memory(other.pid);
+  await stopChild(other.child);
+  return { get, post, memory: peak };
+}
+
 /** The load phases, one after another on the same servers: baseline, site, site uncompressed, healthz, posts. */
 async function loadPhases(site, upstream, options) {
   const baseline = await startBaseline(site.origin);
@@ -433,8 +447,15 @@ function renderWeight(weight, mem) {
     `JS for /: ${num(home.js.wireBytes)} bytes gzipped (${(home.js.wireBytes / 1000).toFixed(1)} kB, ` +
       `${(home.js.wireBytes / 1024).toFixed(1)} KiB) in ${home.js.files.length} files, budget 100 KiB = ${num(jsBudgetBytes)} bytes -> ` +
       `${home.js.wireBytes <= jsBudgetBytes ? "OK" : "OVER"}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
-    `server peak memory (VmHWM, server.mjs): ${MB(mem.afterLoad?.hwm)} after the load phases, ${MB(mem.atEnd.hwm)} at the end; ` +
-      `baseline ${MB(mem.baseline?.hwm)}`,
+    `server peak memory (VmHWM, npm start: node ${mem.nodeFlags.join(" ")}): ${MB(mem.afterLoad?.hwm)} after the load phases, ` +
+      `${MB(mem.atEnd.hwm)} at the end; baseline ${MB(mem.baseline?.hwm)}`,
+    ...(mem.nodeDefaults
+      ? [
+          `same GET / + POST /contact load on the same server without flags (Node's default heap): peak ${MB(mem.nodeDefaults.memory.hwm)}; ` +
+            `${num(mem.nodeDefaults.get.requestsPerSec)} req/s GET / (${num(mem.nodeDefaults.get.serverCpuMsPerRequest, 3)} CPU ms/req), ` +
+            `${num(mem.nodeDefaults.post.requestsPerSec)} req/s POST, nothing lost: ${mem.nodeDefaults.post.enquiries.ok ? "yes" : "NO"}`,
+        ]
+      : []),
   ].join("\n");
 }
 
@@ -501,6 +522,7 @@ function renderInbox(phases) {
         "stored",
         "e-mailed",
         "e-mails/s",
+        "peak MiB",
         "nothing lost",
       ],
       phases.map((p) => [
@@ -512,6 +534,7 @@ function renderInbox(phases) {
         num(p.stored),
         num(p.emailed),
         num(p.notificationsPerSec),
+        MB(p.peakMemory?.hwm),
         p.nothingLost ? "yes" : `NO ${JSON.stringify(p.otherStatuses)} dup ${p.duplicatesEmailed}`,
       ]),
     ),
@@ -611,6 +634,7 @@ async function main() {
   for (const path of pages) weight.push(await pageWeight(site.origin, path));
 
   const load = options.lighthouseOnly ? undefined : await loadPhases(site, upstream, options);
+  const nodeDefaults = options.lighthouseOnly ? undefined : await nodeDefaultsPhase(upstream, options);
   await stopChild(upstream.child);
   const inbox = options.lighthouseOnly ? undefined : await inboxPhases({ startSite, options, log });
 
@@ -643,7 +667,13 @@ async function main() {
       budget: jsBudgetBytes,
       ok: weight[0].js.wireBytes <= jsBudgetBytes,
     },
-    memory: { afterLoad: load?.memory.site, atEnd: memAtEnd, baseline: load?.memory.baseline },
+    memory: {
+      afterLoad: load?.memory.site,
+      atEnd: memAtEnd,
+      baseline: load?.memory.baseline,
+      nodeFlags: startFlags(),
+      nodeDefaults,
+    },
     compare,
     lighthouse,
   };
@@ -654,7 +684,10 @@ async function main() {
   );
   console.log(render(results));
   runCleanups();
-  const nothingLost = (!load || load.post.enquiries.ok) && (inbox ?? []).every((phase) => phase.nothingLost);
+  const nothingLost =
+    (!load || load.post.enquiries.ok) &&
+    (!nodeDefaults || nodeDefaults.post.enquiries.ok) &&
+    (inbox ?? []).every((phase) => phase.nothingLost);
   process.exit(nothingLost && (!load || load.targets.ok) ? 0 : 1);
 }
 

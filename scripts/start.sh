@@ -32,4 +32,5 @@ if [ "$(cat "$build_stamp" 2>/dev/null)" != "$build_key" ] || [ ! -f build/serve
 else
   log "dependencies and build are up to date"
 fi
-exec node build/server/index.js
+# The heap flags of `npm start` (bench/README.md, "Memory").
+exec node --max-old-space-size=160 --max-semi-space-size=4 build/server/index.js

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { canonicalPath } from "~/http/canonical-path";
 
 /**
  * Checks what the HTTP layer hands to Remix, before Remix sees it. Remix's Express adapter builds the request URL from
@@ -46,6 +47,13 @@ export function isValidPath(url: string): boolean {
   return !/[\\\u0000-\u001f\u007f]/.test(decoded);
 }
 
+/** A request target's path and its query string (without the "?"; "" when none). */
+function splitTarget(url: string): [string, string] {
+  const target = url.split("#", 1)[0]!;
+  const at = target.indexOf("?");
+  return at === -1 ? [target, ""] : [target.slice(0, at), target.slice(at + 1)];
+}
+
 /** "https" or "http, https" (one per proxy hop). */
 export function isValidForwardedProto(value: string): boolean {
   return value.split(",").every((part) => /^\s*https?\s*$/i.test(part));
@@ -81,6 +89,16 @@ export function checkRequest({
   }
   if (host !== undefined && !isValidHost(host)) return { status: 400, message: "Bad Request: malformed Host header" };
   if (!isValidPath(url)) return { status: 400, message: "Bad Request: malformed path" };
+  const [path, query] = splitTarget(url);
+  // Remix's data requests before single fetch (?_data=): this site asks for /path.data. Answered here, since Remix
+  // itself would log a stack trace for each.
+  if (new URLSearchParams(query).has("_data")) return { status: 400, message: "Bad Request: ?_data is not used here" };
+  const canonical = canonicalPath(path);
+  if (canonical !== path) {
+    // 308 for a post keeps its method and body; a page is moved for good (301).
+    const status = method === "POST" ? 308 : 301;
+    return { status, message: `Moved to ${canonical}`, headers: { Location: canonical + (query ? `?${query}` : "") } };
+  }
   if (method === "POST" && !isSameOrigin(origin, host)) {
     return {
       status: 403,

@@ -1,5 +1,5 @@
 import { getConfig } from "~/config.server";
-import { RateLimiter } from "~/enquiry/rate-limit.server";
+import { createEnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "~/notify/outbox.server";
 import { PageCache } from "~/pages/page-cache.server";
 import type { SiteServices } from "~/services.server";
@@ -17,10 +17,7 @@ const inboxStartWaitMs = 5_000;
 /** The process's services, as loaders and actions see them (`context.services`). */
 export function createServices(): SiteServices {
   const config = getConfig();
-  const limiter = new RateLimiter({
-    sitePerMinute: config.rateLimitSitePerMinute,
-    clientPerHour: config.rateLimitClientPerHour,
-  });
+  const limiter = createEnquiryRateLimiter(config);
   return {
     config,
     inbox: currentInbox,

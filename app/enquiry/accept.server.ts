@@ -105,7 +105,7 @@ async function accept(
   if (embedded && !isCaptchaAnswer(enquiry.security)) {
     return { kind: "wrong-answer", errors: [wrongAnswer], values };
   }
-  const refusal = services.admit(clientAddress);
+  const refusal = await services.admit(clientAddress);
   if (refusal) return { kind: "rate-limited", refusal, values };
 
   if (embedded) return (await store(enquiry, services, spam)) ?? { kind: "not-stored", values };

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { pageCacheControl } from "~/pages/headers.server";
 import type { Page } from "~/pages/page.server";
 
@@ -11,49 +12,40 @@ import type { Page } from "~/pages/page.server";
  * lapses at the next 1 January, when the footer shows a new year.
  */
 export class PageCache {
-  private readonly entries = new Map<string, { page: Page; expires: number }>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, { page: Page; expires: number }>;
 
   constructor(
-    private readonly limits = { maxEntries: 100, maxBytes: 4 * 1024 * 1024 },
+    limits = { maxEntries: 100, maxBytes: 4 * 1024 * 1024 },
     private readonly now = () => Date.now(),
-  ) {}
+  ) {
+    this.entries = new LRUCache({
+      max: limits.maxEntries,
+      maxSize: limits.maxBytes,
+      maxEntrySize: limits.maxBytes / 8,
+      // Every encoding it holds (encodeForKeeping runs before set).
+      sizeCalculation: ({ page }) => Math.max(1, page.byteLength),
+    });
+  }
 
   get size() {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
   get(key: string): Page | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
     if (this.now() >= entry.expires) {
-      this.bytes -= entry.page.byteLength;
+      this.entries.delete(key);
       return undefined;
     }
-    this.entries.set(key, entry); // most recently used last
     return entry.page;
   }
 
   /** Keeps the page, encoded in every form; one too large to keep is left out. */
   set(key: string, page: Page): void {
-    this.remove(key);
-    const size = page.encodeForKeeping().byteLength;
-    if (size > this.limits.maxBytes / 8) return;
+    page.encodeForKeeping();
     const year = new Date(this.now()).getFullYear();
     this.entries.set(key, { page, expires: new Date(year + 1, 0, 1).getTime() });
-    this.bytes += size;
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.page.byteLength;
   }
 }
 

@@ -4,7 +4,7 @@ import { HeroCarousel } from "~/components/HeroCarousel";
 import { brand, homePage, pageMeta, season, services } from "~/content/site";
 import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = (args) => pageMeta(homePage, canonicalUrl(args));
+export const meta: MetaFunction = (args) => pageMeta(homePage, canonicalUrl(args, "/"));
 
 export default function Home() {
   return (

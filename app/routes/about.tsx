@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { aboutPage, pageMeta } from "~/content/site";
 import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = (args) => pageMeta(aboutPage, canonicalUrl(args));
+export const meta: MetaFunction = (args) => pageMeta(aboutPage, canonicalUrl(args, "/about"));
 
 export default function About() {
   return (

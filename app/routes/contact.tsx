@@ -17,7 +17,7 @@ import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/status";
 import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args));
+export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args, "/contact"));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.

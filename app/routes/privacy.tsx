@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { pageMeta, privacyPage } from "~/content/site";
 import { canonicalUrl } from "~/public-url";
 
-export const meta: MetaFunction = (args) => pageMeta(privacyPage, canonicalUrl(args));
+export const meta: MetaFunction = (args) => pageMeta(privacyPage, canonicalUrl(args, "/privacy"));
 
 /** The numbers and channels the page states, from the configuration (RETENTION_DAYS, SPAM_RETENTION_DAYS, NOTIFY_*). */
 export function loader({ context }: LoaderFunctionArgs) {

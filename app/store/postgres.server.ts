@@ -84,6 +84,18 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     }
   };
 
+  const transaction = (statements: readonly Statement[]) =>
+    withTimeout(
+      inTransaction(async (client) => {
+        const results: Row[][] = [];
+        for (const { sql, params = [] } of statements)
+          results.push((await client.query(numbered(sql), [...params])).rows);
+        return results;
+      }),
+      timeoutMs,
+      "transaction",
+    );
+
   return {
     dialect: "postgres",
     query: (sql: string, params: Params = []) => {
@@ -94,17 +106,11 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
         "query",
       );
     },
-    transaction: (statements: readonly Statement[]) =>
-      withTimeout(
-        inTransaction(async (client) => {
-          const results: Row[][] = [];
-          for (const { sql, params = [] } of statements)
-            results.push((await client.query(numbered(sql), [...params])).rows);
-          return results;
-        }),
-        timeoutMs,
-        "transaction",
-      ),
+    transaction,
+    // A transaction with nothing in it: the server answers and would start a write.
+    probe: async () => {
+      await transaction([{ sql: "SELECT 1 AS ok" }]);
+    },
     migrate: (migrations: readonly Migration[]) =>
       inTransaction(async (client) => {
         await client.query("SELECT pg_advisory_xact_lock($1)", [migrationLock]);

@@ -24,6 +24,8 @@ export interface SqlClient {
   transaction(statements: readonly Statement[]): Promise<Row[][]>;
   /** Applies the migrations not applied yet, under a lock, so two processes starting together never both migrate. */
   migrate(migrations: readonly Migration[]): Promise<number[]>;
+  /** Succeeds when the database would take a write now (readiness); fails with StoreUnavailableError otherwise. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import {
@@ -17,18 +17,37 @@ import {
  * and the caller's wait is bounded (withTimeout). WAL mode lets readers and one writer work at once; every write
  * transaction is BEGIN IMMEDIATE, so processes sharing the file queue on the busy timeout instead of failing on a
  * stale read snapshot.
+ *
+ * The disk under a running server can go wrong: the file or its directory removed or replaced (SQLite would go on
+ * writing to the unlinked file), the disk full, read-only, or failing. The worker compares the file it has open with
+ * the one at the path before every call, a probe writes a page every few seconds, and an error code of that kind
+ * marks the database unavailable (one log line per cause) until a probe succeeds again; a removed or replaced file
+ * is reopened as soon as a file is at the path again, without a restart.
  */
 
 type Request =
+  | { id: number; op: "probe" }
   | { id: number; op: "query"; statement: Statement }
   | { id: number; op: "transaction"; statements: readonly Statement[] }
   | { id: number; op: "migrate"; migrations: readonly Migration[] };
 type Reply = { id: number; result: unknown } | { id: number; error: { message: string; errcode?: number } };
+/** errcode the worker gives when the file at the path is no longer the one it has open. */
+const fileGoneCode = -1;
 type Call = Request extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
 
 // SQLite's primary result codes that mean "not now" rather than "wrong": busy or locked by another process, disk I/O,
 // disk full, cannot open. The visitor is told to try again later, as for a timeout.
-const unavailableCodes = new Set([5, 6, 10, 13, 14]);
+const unavailableCodes = new Set([5, 6, 8, 10, 13, 14]);
+// The ones that say the disk itself is wrong: the database is marked unavailable until a probe write passes.
+const diskCauses = new Map([
+  [8, "the database file is read-only"],
+  [10, "disk I/O error"],
+  [13, "the disk is full"],
+  [14, "the database file cannot be opened"],
+]);
+
+/** How often the file's identity is compared and a probe written (the disk's state is known within twice this). */
+export const diskCheckIntervalMs = 3_000;
 
 /**
  * The worker's whole program. It runs from its source text (Worker `eval`), so it must not use anything from
@@ -37,8 +56,25 @@ const unavailableCodes = new Set([5, 6, 10, 13, 14]);
 function sqliteWorker() {
   const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
   const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
-  const db = new DatabaseSync(workerData.path, { timeout: workerData.busyTimeoutMs });
+  const { fstatSync, openSync, statSync } = process.getBuiltinModule("node:fs");
+  const path: string = workerData.path;
+  const db = new DatabaseSync(path, { timeout: workerData.busyTimeoutMs });
+  // A descriptor of our own on the file SQLite opened: fstat tells its identity (device, inode) for as long as we run.
+  const fd = openSync(path, "r");
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+
+  /** Throws when the file at the path is not the one open here (removed, or replaced by another file). */
+  const checkFile = () => {
+    const open = fstatSync(fd);
+    let current;
+    try {
+      current = statSync(path);
+    } catch {
+      throw Object.assign(new Error(`the database file ${path} was removed`), { errcode: -1 });
+    }
+    if (current.ino !== open.ino || current.dev !== open.dev)
+      throw Object.assign(new Error(`the database file ${path} was replaced by another file`), { errcode: -1 });
+  };
 
   const run = ({ sql, params = [] }: Statement) => {
     const statement = db.prepare(sql);
@@ -79,14 +115,27 @@ function sqliteWorker() {
       return applied;
     });
 
+  // A write that needs new pages, taken back at once: it fails as an enquiry would on a full or read-only disk.
+  const probe = () => {
+    inTransaction(() => {
+      db.exec(
+        "CREATE TABLE disk_probe (filler BLOB); INSERT INTO disk_probe VALUES (zeroblob(8192)); DROP TABLE disk_probe",
+      );
+    });
+    return null;
+  };
+
   parentPort!.on("message", (request: Request) => {
     try {
+      checkFile();
       const result =
-        request.op === "query"
-          ? run(request.statement)
-          : request.op === "transaction"
-            ? inTransaction(() => request.statements.map(run))
-            : migrate(request.migrations);
+        request.op === "probe"
+          ? probe()
+          : request.op === "query"
+            ? run(request.statement)
+            : request.op === "transaction"
+              ? inTransaction(() => request.statements.map(run))
+              : migrate(request.migrations);
       parentPort!.postMessage({ id: request.id, result });
     } catch (error) {
       const { message, errcode } = error as { message: string; errcode?: number };
@@ -118,6 +167,21 @@ export function openSqlite(
   let nextId = 1;
   let worker: Worker | undefined;
   let closed = false;
+  // Why the database cannot take enquiries now (null: it can), and the migrations to apply to a file that comes back.
+  let down: { cause: string; fileGone: boolean } | null = null;
+  let appliedMigrations: readonly Migration[] = [];
+
+  const markDown = (cause: string, fileGone: boolean) => {
+    if (down?.cause !== cause)
+      console.error(`inbox: DATABASE UNAVAILABLE (${file}): ${cause}; enquiries are refused until it is back`);
+    down = { cause, fileGone };
+    // Nothing more may reach the unlinked file: the worker goes, and a new one opens whatever is at the path later.
+    if (fileGone) void stopWorker();
+  };
+  const markUp = () => {
+    if (down) console.log(`inbox: database back (${file}), taking enquiries again`);
+    down = null;
+  };
 
   // A worker that died (it should not) is replaced on the next call; calls in flight fail and can be retried.
   const start = () => {
@@ -128,8 +192,10 @@ export function openSqlite(
       pending.delete(reply.id);
       if (!("error" in reply)) return waiter.resolve(reply.result);
       const { message, errcode = 0 } = reply.error;
+      if (errcode === fileGoneCode) markDown(message, true);
+      else if (diskCauses.has(errcode & 0xff)) markDown(`${diskCauses.get(errcode & 0xff)} (${message})`, false);
       waiter.reject(
-        unavailableCodes.has(errcode & 0xff)
+        errcode === fileGoneCode || unavailableCodes.has(errcode & 0xff)
           ? new StoreUnavailableError(`SQLite: ${message}`)
           : new Error(`SQLite: ${message}`),
       );
@@ -145,9 +211,15 @@ export function openSqlite(
     started.on("exit", (code) => fail(new Error(`exit code ${code}`)));
     return started;
   };
+  const stopWorker = async () => {
+    const running = worker;
+    worker = undefined;
+    await running?.terminate();
+  };
 
   const call = <T>(request: Call, what: string): Promise<T> => {
     if (closed) return Promise.reject(new StoreUnavailableError("the database is closed"));
+    if (down?.fileGone) return Promise.reject(new StoreUnavailableError(`SQLite: ${down.cause}`));
     worker ??= start();
     const id = nextId++;
     const answer = new Promise<T>((resolve, reject) => {
@@ -158,16 +230,46 @@ export function openSqlite(
     return withTimeout(answer, timeoutMs, what).finally(() => pending.delete(id));
   };
 
+  /** A probe write; after the file went, first a new worker on the file now at the path (if any), migrated. */
+  const probe = async () => {
+    if (down?.fileGone) {
+      if (!existsSync(file)) throw new StoreUnavailableError(`SQLite: ${down.cause}`);
+      down = { ...down, fileGone: false };
+      await stopWorker();
+      try {
+        await call<number[]>({ op: "migrate", migrations: appliedMigrations }, "migration");
+      } catch (error) {
+        if (!down?.fileGone) down = { cause: down?.cause ?? (error as Error).message, fileGone: true };
+        throw error;
+      }
+    }
+    await call<null>({ op: "probe" }, "probe");
+    markUp();
+  };
+
+  let checking = false;
+  const monitor = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    probe()
+      .catch(() => {}) // the cause is logged once by markDown; a timeout (a hung disk) shows in /readyz
+      .finally(() => (checking = false));
+  }, diskCheckIntervalMs);
+  monitor.unref();
+
   return {
     dialect: "sqlite",
     query: (sql: string, params?: Params) => call<Row[]>({ op: "query", statement: { sql, params } }, "query"),
     transaction: (statements: readonly Statement[]) => call<Row[][]>({ op: "transaction", statements }, "transaction"),
-    migrate: (migrations: readonly Migration[]) => call<number[]>({ op: "migrate", migrations }, "migration"),
+    migrate: (migrations: readonly Migration[]) => {
+      appliedMigrations = migrations;
+      return call<number[]>({ op: "migrate", migrations }, "migration");
+    },
+    probe,
     async close() {
       closed = true;
-      const running = worker;
-      worker = undefined;
-      await running?.terminate();
+      clearInterval(monitor);
+      await stopWorker();
     },
   };
 }

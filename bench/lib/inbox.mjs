@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 import { startPostgres } from "../../tests/support/postgres.ts";
 import { contactPosts } from "./servers.mjs";
 import { loadPhase } from "./load.mjs";
-import { sleep, stopChild } from "./proc.mjs";
+import { memory, sleep, stopChild } from "./proc.mjs";
 
 /** A real SMTP server on 127.0.0.1 that records the enquiry id (X-Enquiry-Id) of every message it accepts. */
 async function startSmtpSink() {
@@ -125,6 +125,7 @@ async function inboxPhase({ label, databaseUrl, smtp, startSite, options, log })
       notificationsPerSec: emailed / deliveredS,
       serverCpuMsPerEnquiry: result.serverCpuMsPerRequest,
       latencyMs: result.latencyMs,
+      peakMemory: memory(site.pid),
       nothingLost:
         acknowledged === amount &&
         stored.enquiries === acknowledged &&

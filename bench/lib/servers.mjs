@@ -1,7 +1,16 @@
 // The processes the benchmark measures: the built site as `npm start` runs it, the fake upstream API, the node:http
 // baseline, and a second build of another git ref for A/B comparisons. Each runs in its own process.
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,12 +76,20 @@ export async function build(cwd, logFile) {
   });
 }
 
-/** The built site exactly as `npm start` runs it (node build/server/index.js), in its own process; `env` adds to its environment. */
-export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {} }) {
+/** The Node flags of that tree's `npm start` (`node FLAGS <entry>`): the heap settings the container runs with. */
+export function startFlags(cwd = root) {
+  const start = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts?.start ?? "";
+  const match = /^node\s+(.*?)\s*(?:server\.mjs|build\/server\/index\.js)$/.exec(start);
+  return match && match[1] ? match[1].split(/\s+/) : [];
+}
+
+/** The built site exactly as `npm start` runs it (node FLAGS build/server/index.js), in its own process; `env` adds to its environment. */
+export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {}, nodeFlags = startFlags(cwd) }) {
   const port = await freePort();
-  const nodeArgs = cpuProfDir
-    ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`]
-    : [];
+  const nodeArgs = [
+    ...nodeFlags,
+    ...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : []),
+  ];
   // That tree's own server.mjs: it imports ./build/index.js beside it, so the A/B's other side runs its own build.
   // (Before the process wing, a tree started with server.mjs at its top.)
   const entry = existsSync(join(cwd, "server.mjs")) ? "server.mjs" : "build/server/index.js";

@@ -1,69 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryMessages } from "~/content/site";
-import { RateLimiter } from "~/enquiry/rate-limit.server";
 import { formatErrors } from "~/enquiry/status";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
+import { postgresAvailable, startPostgres } from "../support/postgres";
 import { startSite, type SiteServer } from "../support/site-server";
 import { enquiry } from "../support/enquiry";
 
 /**
- * The enquiry rate limits: the limiter on its own with a hand-moved clock, then the real built server, where an
+ * The enquiry rate limits on the real built server (the limiter alone: app/enquiry/rate-limit.server.test.ts), where an
  * enquiry over a limit is a 429 with an `Error:` status line, keeps the visitor's words, and is neither forwarded nor
  * stored.
  */
-
-describe("RateLimiter", () => {
-  const clock = () => {
-    let now = 1_000_000;
-    return { now: () => now, advance: (ms: number) => (now += ms) };
-  };
-
-  it("admits so many per minute for the site, then refuses until the oldest leaves the window", () => {
-    const time = clock();
-    const limiter = new RateLimiter({ sitePerMinute: 3, clientPerHour: 0 }, time.now);
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.take(undefined)).toBeNull();
-      time.advance(10_000);
-    }
-    const refused = limiter.take(undefined);
-    expect(refused?.error).toEqual({
-      title: enquiryMessages.rateLimitedTitle,
-      detail: enquiryMessages.rateLimitedSite,
-    });
-    expect(refused?.retryAfterSeconds).toBe(30);
-    time.advance(30_001);
-    expect(limiter.take(undefined)).toBeNull();
-    expect(limiter.take(undefined)).not.toBeNull();
-  });
-
-  it("admits so many per hour per client, each client on its own, and counts no refused attempt", () => {
-    const time = clock();
-    const limiter = new RateLimiter({ sitePerMinute: 0, clientPerHour: 2 }, time.now);
-    expect(limiter.take("203.0.113.1")).toBeNull();
-    expect(limiter.take("203.0.113.1")).toBeNull();
-    for (let i = 0; i < 5; i++)
-      expect(limiter.take("203.0.113.1")?.error.detail).toBe(enquiryMessages.rateLimitedClient);
-    expect(limiter.take("203.0.113.2")).toBeNull();
-    // An unknown client (no trusted proxy) is not limited per client.
-    for (let i = 0; i < 5; i++) expect(limiter.take(undefined)).toBeNull();
-    time.advance(60 * 60_000 + 1);
-    expect(limiter.take("203.0.113.1")).toBeNull();
-  });
-
-  it("a client refused by the site limit keeps its own allowance", () => {
-    const limiter = new RateLimiter({ sitePerMinute: 1, clientPerHour: 1 }, () => 0);
-    expect(limiter.take("a")).toBeNull();
-    expect(limiter.take("b")?.error.detail).toBe(enquiryMessages.rateLimitedSite);
-    const later = new RateLimiter({ sitePerMinute: 1, clientPerHour: 1 }, () => 0);
-    expect(later.take("b")).toBeNull();
-  });
-
-  it("0 turns both limits off", () => {
-    const limiter = new RateLimiter({ sitePerMinute: 0, clientPerHour: 0 }, () => 0);
-    for (let i = 0; i < 1_000; i++) expect(limiter.take("a")).toBeNull();
-  });
-});
 
 type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
 let upstream: Upstream;
@@ -174,4 +122,44 @@ describe("the built server's rate limits", () => {
     }
     expect(upstream.receivedFor(token)).toHaveLength(4);
   });
+});
+
+describe.skipIf(!postgresAvailable)("two built servers on one PostgreSQL database", () => {
+  it("share the limits: per client (by /64) and per site, counted in the database", async () => {
+    const postgres = await startPostgres();
+    try {
+      const env = {
+        API_HOST: "",
+        DATABASE_URL: await postgres.createDatabase(),
+        TRUST_PROXY: "1",
+        RATE_LIMIT_SITE_PER_MINUTE: "5",
+        RATE_LIMIT_CLIENT_PER_HOUR: "2",
+      };
+      const [first, second] = await Promise.all([site(env), site(env)]);
+      const token = randomUUID();
+      const from = (client: string) => ({ "X-Forwarded-For": client });
+      const message = (i: number) => ({ ...enquiry(token), message: `Hello ${token} ${i}` });
+      expect((await postForm(first.url, message(1), from("2001:db8:5:6::1"))).status).toBe(303);
+      expect((await postForm(second.url, message(2), from("2001:db8:5:6::2"))).status).toBe(303);
+      const refused = await postForm(first.url, message(3), from("2001:db8:5:6:7::3"));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(60 * 59);
+      expect(statusArea(refused.text)).toContain(enquiryMessages.rateLimitedClient);
+      expect(refused.text).toContain(`Hello ${token} 3`);
+      expect((await postForm(second.url, message(4), from("2001:db8:5:6::4"))).status).toBe(429);
+      // The site's allowance (5 a minute) is shared too: 2 used above, 3 more from other clients, then none.
+      expect((await postForm(second.url, message(5), from("198.51.100.1"))).status).toBe(303);
+      expect((await postForm(first.url, message(6), from("198.51.100.2"))).status).toBe(303);
+      expect((await postForm(second.url, message(7), from("::ffff:198.51.100.3"))).status).toBe(303);
+      const siteRefused = await postForm(first.url, message(8), from("198.51.100.4"));
+      expect(siteRefused.status).toBe(429);
+      expect(statusArea(siteRefused.text)).toContain(enquiryMessages.rateLimitedSite);
+      expect((await first.stored()).map((row) => row.message).sort()).toEqual(
+        [1, 2, 5, 6, 7].map((i) => `Hello ${token} ${i}`),
+      );
+    } finally {
+      await Promise.all(sites.splice(0).map((one) => one.stop()));
+      postgres.stop();
+    }
+  }, 90_000);
 });

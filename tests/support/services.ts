@@ -1,5 +1,5 @@
 import type { Config } from "~/config.server";
-import { RateLimiter } from "~/enquiry/rate-limit.server";
+import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import type { SiteServices } from "~/services.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { Channel, InboxStore } from "~/store/types";
@@ -17,7 +17,7 @@ export function testServices(
 ): SiteServices {
   const known = built.get(config);
   if (known) return known;
-  const limiter = new RateLimiter({
+  const limiter = new EnquiryRateLimiter({
     sitePerMinute: config.rateLimitSitePerMinute,
     clientPerHour: config.rateLimitClientPerHour,
   });

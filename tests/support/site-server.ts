@@ -140,6 +140,8 @@ function capture(child: ChildProcess) {
 export interface SiteServer {
   url: string;
   port: number;
+  /** The spawned process's id (the server itself unless started through npm or in a PID namespace). */
+  pid: number;
   /** This server's embedded inbox: DATABASE_URL (a fresh SQLite file in a temp dir unless given). */
   databaseUrl: string;
   /** Where it looks for a v1 JSON-lines inbox to import at start (INBOX_FILE; none there unless the test puts one). */
@@ -275,6 +277,7 @@ export async function startSite(
   return {
     url,
     port,
+    pid: child.pid!,
     databaseUrl,
     inboxFile,
     stored: () => readInbox(databaseUrl),
