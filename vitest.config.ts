@@ -1,15 +1,44 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects (docs/development.md): `pure`, the tests next to the code (app/, server/) that need nothing but Node (the fast
+ * tier, `npm run test:fast`), and `integration`, the tests that start the built server, PostgreSQL, SMTP and webhook
+ * receivers or the W3C checker (tests/integration, and tests/deploy). `npx vitest run PATH` runs one file in either.
+ */
 export default defineConfig({
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/deploy/**/*.test.ts"],
     environment: "node",
-    testTimeout: 15_000,
-    hookTimeout: 120_000,
-    reporters: ["default", ["json", { outputFile: "test-results/unit.json" }]],
+    // A test that passes only on a retry is a failing test: never retried.
+    retry: 0,
+    reporters: ["default", "json"],
+    // npm run test:pure / test:integration name their own report (.ci/summary.mjs counts them).
+    outputFile: { json: "test-results/vitest.json" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "pure",
+          include: ["app/**/*.test.ts", "server/**/*.test.ts"],
+          testTimeout: 5_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts", "tests/deploy/**/*.test.ts"],
+          // Tests that start servers and CLIs: generous, so a loaded machine (2 cores, many processes) never fails
+          // them on time alone; what they assert about time (e.g. exit within 10 s) is asserted explicitly.
+          testTimeout: 30_000,
+          // A hook may build the site first (tests/support/site-server.ts, ensureBuilt).
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

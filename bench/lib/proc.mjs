@@ -2,7 +2,6 @@
 // CPU time and memory from /proc. Every server the benchmark measures runs in its own process, never in this one.
 import { spawn, execFileSync } from "node:child_process";
 import { openSync, closeSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 
 export const host = "127.0.0.1";
 
@@ -14,17 +13,7 @@ const clockTicks = (() => {
   }
 })();
 
-/** A port nobody listens on right now (the kernel picks it; the tiny race before the child binds it is harmless). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../../tests/support/free-port.mjs";
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,6 +6,7 @@ import { expect, expectAndForget, test } from "./fixtures";
 import { expectValues, fields, fill, send, status } from "./form";
 import { inboxEntriesCarrying } from "./inbox";
 import { e2eServers } from "./servers";
+import { enquiry as newEnquiry } from "../support/enquiry";
 
 const upstream = e2eServers.upstream.url;
 
@@ -29,15 +30,9 @@ async function received(token: string): Promise<Received[]> {
 }
 
 /** A distinct enquiry per test: the token in the message routes the fake upstream's script. */
-function enquiry(token: string, overrides: Partial<Enquiry> = {}): Enquiry {
-  return {
-    name: "Vincent Price-Hall",
-    email: "vincent@example.com",
-    message: `We need a 9 ft reaper that lunges at guests. Ref ${token}\nSecond line of the brief.`,
-    security: "Freddy",
-    ...overrides,
-  };
-}
+/** This file's enquiries carry a two-line brief: line breaks must survive every path. */
+const enquiry = (token: string, overrides: Partial<Enquiry> = {}): Enquiry =>
+  newEnquiry(token, { message: `Please quote a prop. Ref ${token}\nSecond line of the brief.`, ...overrides });
 
 test.describe("contact form", () => {
   test("has the four labelled, required fields and an empty status", async ({ page, open }) => {

@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { enquiryMessages } from "../../app/content/site";
-import type { Enquiry } from "../../app/enquiry/fields";
 import { startSite } from "../support/site-server";
 import { expect, test } from "./fixtures";
 import { expectValues, fill, send, status } from "./form";
+import { enquiry } from "../support/enquiry";
 
 /**
  * The data directory removed under the running server, JavaScript on and off: the visitor is told the enquiry could
@@ -16,15 +15,6 @@ import { expectValues, fill, send, status } from "./form";
  */
 
 const base = Number(process.env.E2E_PORT_BASE ?? 3200);
-
-function enquiry(token = randomUUID()): Enquiry {
-  return {
-    name: "Mort Lantern",
-    email: `mort-${token}@example.com`,
-    message: `A crypt door that creaks. ${token}`,
-    security: "Freddy",
-  };
-}
 
 test("data directory removed: could not confirm, the words kept, then sent once the file is back", async ({
   page,

@@ -1,22 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import { enquiryMessages } from "../../app/content/site";
-import type { Enquiry } from "../../app/enquiry/fields";
 import { expect, test } from "./fixtures";
 import { expectValues, fill, send, status } from "./form";
 import { inboxEntriesCarrying } from "./inbox";
 import { e2eServers, stuckDatabase } from "./servers";
+import { enquiry } from "../support/enquiry";
 
 /** The embedded inbox behind the form, with JavaScript on and off: duplicates, and a database that stops answering. */
-
-function enquiry(token = randomUUID()): Enquiry {
-  return {
-    name: "Elvira Mist",
-    email: `elvira-${token}@example.com`,
-    message: `A fog-filled crypt entrance. ${token}`,
-    security: "Freddy",
-  };
-}
 
 test("a resubmitted enquiry is thanked again and stored once", async ({ page, open }) => {
   const token = randomUUID();

@@ -5,6 +5,7 @@ import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
 import { formatErrors } from "../../app/enquiry/status";
 import { expect, test } from "./fixtures";
 import { e2eServers } from "./servers";
+import { enquiry } from "../support/enquiry";
 
 /**
  * The per-client enquiry limit in a real browser, with and without JavaScript, on the site started with
@@ -30,12 +31,7 @@ test("past the hourly allowance, an enquiry is refused with Error: ..., keeps th
 }) => {
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
   const token = randomUUID();
-  const values: Enquiry = {
-    name: "Morticia Adams",
-    email: "morticia@example.com",
-    message: `A talking portrait. ${token}`,
-    security: "Freddy",
-  };
+  const values = enquiry(token);
   const status = page.getByRole("status");
   const open = async () => {
     await page.goto(`${site}/contact`);

@@ -1,12 +1,11 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryFieldNames, honeypotField } from "~/enquiry/fields";
 import { noStore, pageCacheControl } from "~/pages/headers.server";
-import { projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { checkHtml } from "../support/html-checker";
+import { startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -80,16 +79,7 @@ describe("valid HTML (W3C Nu checker)", () => {
         writeFileSync(file, html);
         return [file, name] as const;
       });
-      const jar = join(projectRoot, "node_modules/vnu-jar/build/dist/vnu.jar");
-      // vnu exits 1 when it finds errors; the JSON on stderr says which.
-      const { stderr } = await promisify(execFile)(
-        "java",
-        ["-jar", jar, "--format", "json", "--errors-only", ...files.map(([f]) => f)],
-        {
-          maxBuffer: 16 * 1024 * 1024,
-        },
-      ).catch((error: { stderr?: string }) => ({ stderr: error.stderr ?? String(error) }));
-      const { messages } = JSON.parse(stderr) as { messages: { type: string; url: string; message: string }[] };
+      const messages = await checkHtml(files.map(([f]) => f));
       const byPage = new Map(files.map(([file, name]) => [`file:${file}`, name]));
       const errors = messages
         .filter((m) => m.type === "error")

@@ -1,14 +1,15 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { parseConfig, type Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer, sentLocation, type ContactActionData } from "~/enquiry/answers.server";
-import { enquiryFields, honeypotField, maxBodyBytes, type Enquiry } from "~/enquiry/fields";
+import { enquiryFields, honeypotField, maxBodyBytes } from "~/enquiry/fields";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
-import { freePort, noRateLimits } from "../support/site-server";
+import { freePort } from "../support/free-port.mjs";
+import { noRateLimits } from "../support/site-server";
 import { testServices } from "../support/services";
 import { useTempDir } from "../support/temp-dir";
+import { enquiry } from "../support/enquiry";
 
 /** The contact route's action, called directly with real Requests, forwarding to the fake upstream over HTTP. */
 
@@ -42,15 +43,6 @@ beforeEach(() => {
 afterEach(() => {
   for (const spy of logSpies) spy.mockRestore();
 });
-
-function enquiry(token = randomUUID()): Enquiry {
-  return {
-    name: "Jane Doe",
-    email: `jane-${token}@example.com`,
-    message: `Two animatronic crows. ${token}`,
-    security: "Freddy",
-  };
-}
 
 type Result = { status: number; location?: string | null; data?: ContactActionData };
 

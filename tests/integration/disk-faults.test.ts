@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { sentLocation } from "~/enquiry/answers.server";
 import { startSite, waitFor, type SiteServer } from "../support/site-server";
 import { postForm, statusArea } from "../support/site-http";
 import { useTempDir } from "../support/temp-dir";
+import { enquiry } from "../support/enquiry";
 
 /**
  * The disk under the running, built server going wrong: the data directory removed, the database file replaced, the
@@ -22,12 +22,7 @@ afterEach(async () => {
   site = undefined;
 });
 
-const values = (token = randomUUID()) => ({
-  name: "Disk Visitor",
-  email: `disk-${token}@example.com`,
-  message: `Please quote a coffin. ${token}`,
-  security: "Freddy",
-});
+const values = () => enquiry();
 
 const readyStatus = async (url: string) => {
   const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) });

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
@@ -9,19 +8,11 @@ import { postgresAvailable, startPostgres, type TestPostgres } from "../support/
 import { postForm, statusArea } from "../support/site-http";
 import { readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
+import { enquiry } from "../support/enquiry";
 
 /** The embedded inbox through the real built server: several processes, restarts, a stuck or missing database. */
 
 const temp = useTempDir("haunt-embedded-server-");
-
-function enquiry(token = randomUUID()) {
-  return {
-    name: "Test Visitor",
-    email: `visitor-${token}@example.com`,
-    message: `Please quote a prop. ${token}`,
-    security: "Freddy",
-  };
-}
 
 describe("two server processes on one SQLite file", () => {
   let a: SiteServer;

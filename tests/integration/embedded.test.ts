@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { enquiryFields, maxBodyBytes, type Enquiry } from "~/enquiry/fields";
 import { acceptEnquiry, isCaptchaAnswer } from "~/enquiry/accept.server";
 import { apiAnswer } from "~/enquiry/answers.server";
 import { startInbox, stopInbox } from "../../server/database";
 import { useEmbeddedInbox } from "../support/embedded-inbox";
+import { enquiry } from "../support/enquiry";
 
 /** Each test's enquiry is its own (unique address), so the duplicate window never joins two tests. */
 let good: Enquiry;
@@ -39,12 +39,7 @@ async function errorsOf(response: Response) {
 }
 
 beforeEach(() => {
-  good = {
-    name: "Jane Doe",
-    email: `jane-${randomUUID()}@example.com`,
-    message: "A talking skull, please.",
-    security: "Freddy",
-  };
+  good = enquiry();
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -64,7 +59,7 @@ describe("POST /api/site/save-contact (acceptEnquiry, apiAnswer)", () => {
   it("stores a right answer (trimmed, any case) without the captcha, with its notifications, and answers 204", async () => {
     const before = Date.now();
     const response = await handleSaveContact(
-      save(JSON.stringify({ ...good, name: "  Jane Doe ", security: " fREDDY " })),
+      save(JSON.stringify({ ...good, name: `  ${good.name} `, security: " fREDDY " })),
     );
     expect(response.status).toBe(204);
     const [stored, ...rest] = await storedFor(good.email);

@@ -8,7 +8,8 @@ import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { useEmbeddedInbox } from "../support/embedded-inbox";
 import { startHostileUpstream } from "../support/hostile-upstream";
 import { testServices } from "../support/services";
-import { freePort } from "../support/site-server";
+import { freePort } from "../support/free-port.mjs";
+import { enquiry } from "../support/enquiry";
 
 /** The upstream client against a real HTTP server on 127.0.0.1 (the fake upstream), one token per test. */
 
@@ -22,15 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream?.close();
 });
-
-function enquiry(token = randomUUID()): Enquiry {
-  return {
-    name: "Jane Doe",
-    email: "jane@example.com",
-    message: `A drop-down spider, please. ${token}`,
-    security: "Freddy",
-  };
-}
 
 /** Scripts the fake for a fresh token and posts an enquiry carrying it. */
 async function post(script: Parameters<Upstream["script"]>[1], timeoutMs = 5_000) {

@@ -8,6 +8,7 @@ import { claimLeaseMs, duplicateWindowMs, openInboxStore } from "../../app/store
 import type { InboxStore, ListedEnquiry } from "../../app/store/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
+import { numberedEnquiry } from "../support/enquiry";
 
 /** One suite, two back-ends: every behaviour of the store holds on SQLite and on PostgreSQL. */
 
@@ -23,11 +24,7 @@ const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
   { name: "PostgreSQL", fresh: async () => ({ kind: "postgres", url: await postgres!.createDatabase() }) },
 ];
 
-const enquiry = (n = 1) => ({
-  name: `Visitor ${n}`,
-  email: `visitor${n}@example.com`,
-  message: `I need a prop, number ${n}.`,
-});
+const enquiry = (n = 1) => numberedEnquiry(n);
 
 async function all(store: InboxStore, options?: { since?: Date }): Promise<ListedEnquiry[]> {
   const items: ListedEnquiry[] = [];

@@ -4,6 +4,7 @@ import type { ListedEnquiry } from "~/store/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { ensureBuilt, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
+import { enquiry } from "../support/enquiry";
 
 /**
  * Several instances of the built server on one PostgreSQL database with a real SMTP server, as behind a load
@@ -44,19 +45,14 @@ async function twoInstances(databaseUrl: string): Promise<[SiteServer, SiteServe
 }
 
 async function post(target: SiteServer, run: string, n: number): Promise<string> {
-  const email = `visitor-${run}-${n}@example.com`;
+  const values = enquiry(`${run}-${n}`);
   const response = await fetch(`${target.url}/api/site/save-contact`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      name: `Visitor ${n}`,
-      email,
-      message: `A prop for the haunt, please (${run} ${n}).`,
-      security: "Freddy",
-    }),
+    body: JSON.stringify(values),
   });
   expect(response.status).toBe(204);
-  return email;
+  return values.email;
 }
 
 const allSent = (items: ListedEnquiry[]) => items.every((item) => item.notifications.every((n) => n.state === "sent"));

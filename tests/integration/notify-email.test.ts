@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DeliveryError } from "~/notify/channels/channel";
 import { composeEmail, createEmailChannel, isSingleMailbox, smtpOptions } from "~/notify/channels/email.server";
 import type { StoredEnquiry } from "~/store/types";
-import { storedEnquiry } from "../support/stored-enquiry";
+import { storedEnquiry } from "../support/enquiry";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
 import { localhostCertificate } from "../support/tls-cert";
 

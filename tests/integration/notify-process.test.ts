@@ -11,6 +11,7 @@ import {
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { enquiry } from "../support/enquiry";
 
 /**
  * Notifications through the real built server (`npm start`), its SQLite database in a temp dir, a real SMTP
@@ -64,12 +65,7 @@ async function postEnquiry(
   const response = await fetch(`${target.url}/api/site/save-contact`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      name: `Visitor ${posted}`,
-      email,
-      message: `A prop for the haunt, please (${posted}).`,
-      security: "Freddy",
-    }),
+    body: JSON.stringify(enquiry(String(posted), { email })),
   });
   expect(response.status).toBe(204);
   return email;
@@ -139,7 +135,7 @@ describe("notifications from the built server", () => {
     const database = `${temp.dir()}/enquiries.db`;
     const running = await site(notifyEnv(database));
     const email = `double-${Date.now()}@example.com`;
-    const body = JSON.stringify({ name: "Double", email, message: "Same words twice.", security: "Freddy" });
+    const body = JSON.stringify(enquiry(undefined, { email }));
     const post = () =>
       fetch(`${running.url}/api/site/save-contact`, {
         method: "POST",

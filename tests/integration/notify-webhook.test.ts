@@ -3,11 +3,10 @@ import { DeliveryError } from "~/notify/channels/channel";
 import { createWebhookChannel, webhookBody } from "~/notify/channels/webhook.server";
 import type { WebhookFormat } from "~/notify/channels/webhook-formats";
 import type { StoredEnquiry } from "~/store/types";
-import { storedEnquiry } from "../support/stored-enquiry";
+import { storedEnquiry } from "../support/enquiry";
 import { startWebhookReceiver, type Answer, type WebhookReceiver } from "../support/webhook-receiver";
 
-const enquiry = (overrides: Partial<StoredEnquiry> = {}) =>
-  storedEnquiry("A talking skull for the queue line, please.", overrides);
+const enquiry = (overrides: Partial<StoredEnquiry> = {}) => storedEnquiry(undefined, overrides);
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { waitFor } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { numberedEnquiry } from "../support/enquiry";
 
 /**
  * The outbox against the real store (SQLite files in temp dirs, and a throwaway PostgreSQL when installed), a real
@@ -40,14 +41,7 @@ const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
 ];
 
 let counter = 0;
-const enquiry = () => {
-  counter += 1;
-  return {
-    name: `Visitor ${counter}`,
-    email: `visitor${counter}@example.com`,
-    message: `A prop for the haunt, please (${counter}).`,
-  };
-};
+const enquiry = () => numberedEnquiry(++counter);
 
 async function listAll(store: InboxStore): Promise<ListedEnquiry[]> {
   const items: ListedEnquiry[] = [];
@@ -64,8 +58,8 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
   const needsServer = name === "PostgreSQL" && !postgresAvailable;
   const stores: InboxStore[] = [];
   const outboxes: Outbox[] = [];
-  const openStore = async (location: DatabaseLocation) => {
-    const store = await openInboxStore(location, { timeoutMs: 5_000 });
+  const openStore = async (location: DatabaseLocation, timeoutMs = 5_000) => {
+    const store = await openInboxStore(location, { timeoutMs });
     stores.push(store);
     return store;
   };
@@ -210,7 +204,9 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
     "two outboxes (two owners, two connections) on one database never deliver a notification twice",
     async () => {
       const location = await fresh();
-      const [storeA, storeB] = [await openStore(location), await openStore(location)];
+      // What this test checks is "never twice", not latency: on a loaded machine 40 saves racing two outboxes' claims
+      // can wait longer than the usual 5 s.
+      const [storeA, storeB] = [await openStore(location, 20_000), await openStore(location, 20_000)];
       startOutbox({
         store: storeA,
         channels: [emailChannel(), webhookChannel()],
@@ -294,36 +290,38 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
     },
   );
 
-  it.skipIf(name !== "PostgreSQL" || needsServer)(
-    "the database stops and comes back: the outbox says so once, then delivers what was stored before",
-    { timeout: 60_000 },
-    async () => {
-      const store = await openStore(await fresh());
-      const { id } = await store.save(enquiry(), ["webhook"]);
-      receiver.setMode({ status: 500 }); // keep it pending until the database is gone
-      startOutbox({ store, channels: [webhookChannel()] });
-      await waitFor(
-        async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false,
-        "a first, failed attempt",
-      );
-      postgres!.stopServer();
-      try {
-        receiver.setMode("accept");
-        await new Promise((r) => setTimeout(r, 8_000)); // several polls against a database that is down
-      } finally {
-        postgres!.startServer();
-      }
-      await waitFor(
-        async () => (await notification(store, id, "webhook").catch(() => undefined))?.state === "sent",
-        "sent after the restart",
-        20_000,
-      );
-      expect(receiver.forEnquiry(id)).toHaveLength(1);
-      const claimErrors = vi
-        .mocked(console.error)
-        .mock.calls.filter(([line]) => String(line).includes("could not claim"));
-      expect(claimErrors.length).toBeGreaterThanOrEqual(1);
-      expect(claimErrors.length).toBeLessThanOrEqual(2);
-    },
-  );
+  // PostgreSQL only (a database server that goes away): not listed as a skipped test on SQLite.
+  if (name === "PostgreSQL")
+    it.skipIf(needsServer)(
+      "the database stops and comes back: the outbox says so once, then delivers what was stored before",
+      { timeout: 60_000 },
+      async () => {
+        const store = await openStore(await fresh());
+        const { id } = await store.save(enquiry(), ["webhook"]);
+        receiver.setMode({ status: 500 }); // keep it pending until the database is gone
+        startOutbox({ store, channels: [webhookChannel()] });
+        await waitFor(
+          async () => (await notification(store, id, "webhook"))?.lastError?.includes("HTTP 500") ?? false,
+          "a first, failed attempt",
+        );
+        postgres!.stopServer();
+        try {
+          receiver.setMode("accept");
+          await new Promise((r) => setTimeout(r, 8_000)); // several polls against a database that is down
+        } finally {
+          postgres!.startServer();
+        }
+        await waitFor(
+          async () => (await notification(store, id, "webhook").catch(() => undefined))?.state === "sent",
+          "sent after the restart",
+          20_000,
+        );
+        expect(receiver.forEnquiry(id)).toHaveLength(1);
+        const claimErrors = vi
+          .mocked(console.error)
+          .mock.calls.filter(([line]) => String(line).includes("could not claim"));
+        expect(claimErrors.length).toBeGreaterThanOrEqual(1);
+        expect(claimErrors.length).toBeLessThanOrEqual(2);
+      },
+    );
 });

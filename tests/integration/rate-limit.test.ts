@@ -5,6 +5,7 @@ import { formatErrors } from "~/enquiry/status";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { postgresAvailable, startPostgres } from "../support/postgres";
 import { startSite, type SiteServer } from "../support/site-server";
+import { enquiry } from "../support/enquiry";
 
 /**
  * The enquiry rate limits on the real built server (the limiter alone: app/enquiry/rate-limit.server.test.ts), where an
@@ -27,13 +28,6 @@ async function site(env: Record<string, string>) {
   sites.push(started);
   return started;
 }
-
-const enquiry = (token: string) => ({
-  name: "Test Visitor",
-  email: "visitor@example.com",
-  message: `Hello ${token}`,
-  security: "Freddy",
-});
 
 async function postForm(base: string, values: Record<string, string>, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}/contact`, {
@@ -71,7 +65,7 @@ describe("the built server's rate limits", () => {
       formatErrors([{ title: enquiryMessages.rateLimitedTitle, detail: enquiryMessages.rateLimitedSite }]),
     );
     expect(status).toMatch(/^Error: .*try again later/);
-    expect(refused.text).toContain(`Hello ${token}`);
+    expect(refused.text).toContain(enquiry(token).message);
     expect(upstream.receivedFor(token)).toHaveLength(3);
   });
 

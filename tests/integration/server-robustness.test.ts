@@ -11,6 +11,7 @@ import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { runSiteExpectingExit, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { postForm, statusArea, type Reply } from "../support/site-http";
 import { useTempDir } from "../support/temp-dir";
+import { enquiry as newEnquiry } from "../support/enquiry";
 
 /**
  * The real built server (`npm start`) over plain HTTP: hostile and heavy input must never crash it,
@@ -25,12 +26,7 @@ type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
 const privateValues = new Set<string>();
 
 function enquiry(token = randomUUID()) {
-  const values = {
-    name: "Test Visitor",
-    email: `visitor-${token}@example.com`,
-    message: `Please quote a prop. ${token}`,
-    security: "Freddy",
-  };
+  const values = newEnquiry(token);
   privateValues.add(values.email);
   privateValues.add(values.message);
   return { token, values };
@@ -257,7 +253,7 @@ describe("the built server with an upstream API", () => {
     expect([...messages].sort()).toEqual(posts.map((p) => p.values.message).sort());
   });
 
-  // The CSP hashes, ETags and the page cache: tests/unit/cdn-pages.test.ts.
+  // The CSP hashes, ETags and the page cache: tests/integration/cdn-pages.test.ts.
   it("lets pages be cached but never a response to a post", async () => {
     const page = await fetch(`${site.url}/`);
     expect(page.headers.get("cache-control")).toBe(pageCacheControl);

@@ -4,6 +4,7 @@ import { enquiryMessages } from "~/content/site";
 import { maxErrorTextLength, maxShownErrors } from "~/enquiry/status";
 import { startHostileUpstream } from "../support/hostile-upstream";
 import { runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
+import { enquiry } from "../support/enquiry";
 
 /**
  * The real built server (`npm start`) over plain HTTP: nothing a request's headers say chooses the site's
@@ -57,12 +58,7 @@ const form = (values: Record<string, string>) => ({
   headers: { "Content-Type": "application/x-www-form-urlencoded" },
   body: new URLSearchParams(values).toString(),
 });
-const goodEnquiry = {
-  name: "Test Visitor",
-  email: "visitor@example.com",
-  message: "A prop, please.",
-  security: "Freddy",
-};
+const goodEnquiry = enquiry();
 
 let site: SiteServer;
 let publicSite: SiteServer;

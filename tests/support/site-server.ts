@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port.mjs";
 import { parseDatabaseUrl } from "../../app/config.server";
 import { openInboxStore } from "../../app/store/store.server";
 import type { ListedEnquiry } from "../../app/store/types";
@@ -17,20 +17,6 @@ import type { ListedEnquiry } from "../../app/store/types";
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const serverEntry = join(projectRoot, "build/server/index.js");
 const serverBuild = join(projectRoot, "build/server/index.js");
-
-/** A port that was free a moment ago: listen on 0, read the port, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
@@ -204,7 +190,7 @@ export async function startSite(
     appDir,
     /**
      * Runs the production start command as PID 1 of a new PID namespace (`unshare --pid --fork --mount-proc`, needs
-     * root): a container without Docker. When PID 1 exits, the kernel kills everything else in the namespace.
+     * CAP_SYS_ADMIN: see pidNamespacePermitted in requirements.mjs): a container without Docker. When PID 1 exits, the kernel kills everything else in the namespace.
      */
     pidNamespace = false,
   }: { startTimeoutMs?: number; appDir?: string; pidNamespace?: boolean } = {},

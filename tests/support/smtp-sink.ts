@@ -1,5 +1,5 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
-import { freePort } from "./site-server";
+import { freePort } from "./free-port.mjs";
 
 /**
  * A real SMTP server on 127.0.0.1 (the `smtp-server` package from the nodemailer project) that records every

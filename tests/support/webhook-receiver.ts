@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import { freePort } from "./site-server";
+import { freePort } from "./free-port.mjs";
 
 /**
  * A real HTTP server on 127.0.0.1 standing in for a chat service's incoming webhook. It records every POST it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storedEnquiry } from "../../../../tests/support/stored-enquiry";
+import { storedEnquiry } from "../../../../tests/support/enquiry";
 import { googleChatBody, googleChatLimit } from "./googlechat";
 
 describe("the Google Chat payload", () => {
