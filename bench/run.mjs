@@ -398,9 +398,9 @@ function renderLoad(load) {
       ["load phase", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "requests", "errors", "statuses", "load avg"],
       [
         loadRow("GET /  baseline (node:http, same bytes)", load.baseline),
-        loadRow("GET /  site (server.mjs)", load.site),
+        loadRow("GET /  site (npm start)", load.site),
         loadRow("GET /  site, uncompressed (Accept-Encoding: identity)", load.siteUncompressed),
-        loadRow("GET /healthz  site (server.mjs)", load.healthz),
+        loadRow("GET /healthz  site (npm start)", load.healthz),
         loadRow("POST /contact  site -> fake upstream", load.post),
       ],
     ),

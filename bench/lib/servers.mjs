@@ -90,7 +90,7 @@ export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = 
     ...nodeFlags,
     ...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=site-${label}.cpuprofile`] : []),
   ];
-  // That tree's own server.mjs: it imports ./build/index.js beside it, so the A/B's other side runs its own build.
+  // That tree's own entry beside its own build, so the A/B's other side runs its own code.
   // (Before the process wing, a tree started with server.mjs at its top.)
   const entry = existsSync(join(cwd, "server.mjs")) ? "server.mjs" : "build/server/index.js";
   const child = spawnLogged(process.execPath, [...nodeArgs, join(cwd, entry)], {
