@@ -119,8 +119,13 @@ describe("a delivery whose outcome cannot be written", () => {
       } finally {
         release();
       }
-      await waitFor(async () => (await listAll(store))[0]!.notifications[0]!.state === "sent", "marked sent", 10_000);
-      expect(outbox.unrecorded()).toBe(0);
+      // The sent mark that timed out behind the lock may land by itself once the lock is gone: then the kept delivery
+      // finds it settled at its next write (within recordRetryMs). Either way: written once, and nothing sent again.
+      await waitFor(
+        async () => (await listAll(store))[0]!.notifications[0]!.state === "sent" && outbox.unrecorded() === 0,
+        "marked sent and nothing kept in memory",
+        10_000,
+      );
       expect(sink.forEnquiry(id)).toHaveLength(1);
       expect(logged("recorded")).toHaveLength(1);
     },
