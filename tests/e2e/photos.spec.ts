@@ -93,6 +93,10 @@ test("the placeholder shows while a photo loads, and nothing moves when it arriv
     await route.continue();
   });
   await page.goto(`${origin}/`, { waitUntil: "domcontentloaded" });
+  // Without scripts, DOMContentLoaded can come before the stylesheet: measure the styled page (the photo is held).
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null),
+  );
   const caption = slides(page).first().locator("figcaption");
   const before = (await caption.boundingBox())!;
   expect(await loaded(page, 0)).toBe(false);
