@@ -10,8 +10,8 @@ export const privacyPage = {
   storedHeading: "What we keep",
   stored:
     "When you send the contact form we store your name, your e-mail address, your message and the time it arrived. " +
-    "We do not store your IP address (the server counts recent posts per address in memory for an hour at most, to " +
-    "stop floods), and the site sets no cookies and uses no tracking or analytics.",
+    "We do not store your IP address with your enquiry (the server only counts recent posts per address, for an hour at " +
+    "most, to stop floods), and the site sets no cookies and uses no tracking or analytics.",
   whyHeading: "Why",
   why: "Only to read your enquiry and answer it. We never sell it, share it for marketing or add you to a mailing list.",
   howLongHeading: "For how long",
