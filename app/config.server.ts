@@ -237,6 +237,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(0)),
   RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
+  RATE_LIMIT_LOGIN_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   ...notifyEnvShape(),
   ...spamEnvShape(),
 });
@@ -261,6 +262,8 @@ export interface Config {
   /** Enquiries per minute for this instance, and per client address per hour; 0 turns a limit off. */
   rateLimitSitePerMinute: number;
   rateLimitClientPerHour: number;
+  /** Inbox logins per minute for the whole site (shared on PostgreSQL); 0 turns it off. */
+  rateLimitLoginPerMinute: number;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
   /** The spam filter and how long enquiries are kept; unset (as in tests built by hand) means the defaults. */
@@ -303,6 +306,7 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     trustProxy: env.TRUST_PROXY,
     rateLimitSitePerMinute: env.RATE_LIMIT_SITE_PER_MINUTE,
     rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,
+    rateLimitLoginPerMinute: env.RATE_LIMIT_LOGIN_PER_MINUTE,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from "~/config.server";
 import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
+import type { HashGate } from "~/owner/hash-gate.server";
 import type { PageCache } from "~/pages/page-cache.server";
 import type { Channel, InboxStore } from "~/store/types";
 
@@ -17,6 +18,10 @@ export interface SiteServices {
   wakeOutbox(): void;
   /** Counts one enquiry for this client (and the site), or refuses it. */
   admit(clientAddress: string | undefined): Promise<RateLimitRefusal | null>;
+  /** Counts one login for the site-wide login rate: null, or the seconds until one may be checked again. */
+  admitLogin(): Promise<number | null>;
+  /** Where logins wait for a password hash: a few at once, a short queue. */
+  loginHashes: HashGate;
   /** Finished pages kept in memory; absent where nothing is cached (tests). */
   pageCache?: PageCache;
 }

@@ -1,5 +1,7 @@
 import { getConfig } from "~/config.server";
-import { createEnquiryRateLimiter } from "~/enquiry/rate-limit.server";
+import { createEnquiryRateLimiter, rateLimitStore } from "~/enquiry/rate-limit.server";
+import { createLoginHashGate } from "~/owner/hash-gate.server";
+import { LoginRateLimiter } from "~/owner/login-rate.server";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "~/notify/outbox.server";
 import { PageCache } from "~/pages/page-cache.server";
 import type { SiteServices } from "~/services.server";
@@ -17,13 +19,17 @@ const inboxStartWaitMs = 5_000;
 /** The process's services, as loaders and actions see them (`context.services`). */
 export function createServices(): SiteServices {
   const config = getConfig();
-  const limiter = createEnquiryRateLimiter(config);
+  const store = rateLimitStore(config);
+  const limiter = createEnquiryRateLimiter(config, store);
+  const logins = new LoginRateLimiter(config.rateLimitLoginPerMinute, store);
   return {
     config,
     inbox: currentInbox,
     channels: inboxChannels,
     wakeOutbox,
     admit: (clientAddress) => limiter.take(clientAddress),
+    admitLogin: () => logins.take(),
+    loginHashes: createLoginHashGate(),
     pageCache: new PageCache(),
   };
 }

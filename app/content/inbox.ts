@@ -11,8 +11,11 @@ export const inboxCopy = {
     password: "Password",
     submit: "Log in",
     wrong: "That e-mail address and password do not match. Check both and try again.",
-    throttled:
-      "Too many failed tries for this account from your network. For your safety, wait 15 minutes and try again.",
+    throttled: (minutes: number) =>
+      `Too many failed tries for this account from your network. For your safety, wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
+    busy: (seconds: number) =>
+      `Too many logins on this site in the last minute. Wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and try again.`,
+    overloaded: "The inbox is busy checking other logins right now. Wait a few seconds and try again.",
     loggedOut: "You are logged out.",
   },
   nav: { inbox: "Enquiries", activity: "Activity", logout: "Log out" },

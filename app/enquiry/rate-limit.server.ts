@@ -46,79 +46,94 @@ export function clientKey(address: string): string {
 /** Where the counts live: this process's memory, or a table in the inbox's PostgreSQL database (shared). */
 export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; pool: pg.Pool; tableName?: string };
 
-export class EnquiryRateLimiter {
-  private readonly site?: RateLimiterAbstract;
-  private readonly client?: RateLimiterAbstract;
-  private table?: Promise<unknown>;
+/** A fixed-window counter of `points` per `duration` seconds, in memory or in the shared PostgreSQL table. */
+export function makeLimiter(
+  store: RateLimitStore,
+  keyPrefix: string,
+  points: number,
+  duration: number,
+): RateLimiterAbstract {
+  const options: IRateLimiterOptions = { keyPrefix, points, duration };
+  if (store.kind === "memory") return new RateLimiterMemory(options);
+  return new RateLimiterPostgres({
+    ...options,
+    storeClient: store.pool,
+    storeType: "pool",
+    tableName: store.tableName ?? "rate_limits",
+    tableCreated: true, // by ensureTable, which tries again after a failure
 
-  constructor(
-    limits: RateLimits,
-    private readonly store: RateLimitStore = { kind: "memory" },
-  ) {
-    const make = (keyPrefix: string, points: number, duration: number) => {
-      const options: IRateLimiterOptions = { keyPrefix, points, duration };
-      if (store.kind === "memory") return new RateLimiterMemory(options);
-      return new RateLimiterPostgres({
-        ...options,
-        storeClient: store.pool,
-        storeType: "pool",
-        tableName: store.tableName ?? "rate_limits",
-        tableCreated: true, // by ensureTable, which tries again after a failure
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+}
 
-        insuranceLimiter: new RateLimiterMemory(options),
-      });
-    };
-    if (limits.sitePerMinute > 0) this.site = make("enquiry-site", limits.sitePerMinute, 60);
-    if (limits.clientPerHour > 0) this.client = make("enquiry-client", limits.clientPerHour, 60 * 60);
-  }
+const tables = new WeakMap<pg.Pool, Promise<unknown>>();
 
-  /** Counts one enquiry and returns null, or refuses it when a limit is reached (the site's count given back). */
-  async take(client: string | undefined): Promise<RateLimitRefusal | null> {
-    await this.ensureTable();
-    const siteRefusal = await refusedBy(this.site, "site", enquiryMessages.rateLimitedSite);
-    if (siteRefusal) return siteRefusal;
-    if (client === undefined) return null;
-    const clientRefusal = await refusedBy(this.client, clientKey(client), enquiryMessages.rateLimitedClient);
-    if (clientRefusal) await this.site?.reward("site", 1).catch(() => {});
-    return clientRefusal;
-  }
-
-  /** The counts' table, made by the first instance that counts; until it exists, the memory insurance counts. */
-  private async ensureTable(): Promise<void> {
-    if (this.store.kind !== "postgres") return;
-    const { pool, tableName = "rate_limits" } = this.store;
-    this.table ??= pool
+/** The counts' table, made by the first instance that counts; until it exists, the memory insurance counts. */
+export async function ensureTable(store: RateLimitStore): Promise<void> {
+  if (store.kind !== "postgres") return;
+  const { pool, tableName = "rate_limits" } = store;
+  let table = tables.get(pool);
+  if (!table) {
+    table = pool
       .query(
         `CREATE TABLE IF NOT EXISTS "${tableName}" (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
       )
       .catch((error: { code?: string }) => {
         // 23505: another instance created it at the same moment.
-        if (error.code !== "23505") this.table = undefined;
+        if (error.code !== "23505") tables.delete(pool);
       });
-    await this.table;
+    tables.set(pool, table);
   }
+  await table;
 }
 
-async function refusedBy(limiter: RateLimiterAbstract | undefined, key: string, detail: string) {
+/** Counts one for `key` and resolves with null, or with the seconds until a place frees up when none is left. */
+export async function secondsUntilFree(limiter: RateLimiterAbstract | undefined, key: string): Promise<number | null> {
   if (!limiter) return null;
   try {
     await limiter.consume(key);
     return null;
   } catch (outcome) {
     if (!(outcome instanceof RateLimiterRes)) throw outcome;
-    return {
-      error: { title: enquiryMessages.rateLimitedTitle, detail },
-      retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)),
-    };
+    return Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
   }
 }
 
-/** The process's limiter, as configured (server/services.ts builds one at start). */
-export function createEnquiryRateLimiter(config: Config): EnquiryRateLimiter {
-  const limits = { sitePerMinute: config.rateLimitSitePerMinute, clientPerHour: config.rateLimitClientPerHour };
+export class EnquiryRateLimiter {
+  private readonly site?: RateLimiterAbstract;
+  private readonly client?: RateLimiterAbstract;
+
+  constructor(
+    limits: RateLimits,
+    private readonly store: RateLimitStore = { kind: "memory" },
+  ) {
+    if (limits.sitePerMinute > 0) this.site = makeLimiter(store, "enquiry-site", limits.sitePerMinute, 60);
+    if (limits.clientPerHour > 0) this.client = makeLimiter(store, "enquiry-client", limits.clientPerHour, 60 * 60);
+  }
+
+  /** Counts one enquiry and returns null, or refuses it when a limit is reached (the site's count given back). */
+  async take(client: string | undefined): Promise<RateLimitRefusal | null> {
+    await ensureTable(this.store);
+    const siteRefusal = refusal(await secondsUntilFree(this.site, "site"), enquiryMessages.rateLimitedSite);
+    if (siteRefusal) return siteRefusal;
+    if (client === undefined) return null;
+    const clientRefusal = refusal(
+      await secondsUntilFree(this.client, clientKey(client)),
+      enquiryMessages.rateLimitedClient,
+    );
+    if (clientRefusal) await this.site?.reward("site", 1).catch(() => {});
+    return clientRefusal;
+  }
+}
+
+const refusal = (seconds: number | null, detail: string): RateLimitRefusal | null =>
+  seconds === null ? null : { error: { title: enquiryMessages.rateLimitedTitle, detail }, retryAfterSeconds: seconds };
+
+/** Where the process's limits count: the inbox's PostgreSQL database (shared by every instance), or memory. */
+export function rateLimitStore(config: Config): RateLimitStore {
   // With API_HOST there is no inbox database: counted in memory.
   const postgresUrl = !config.apiHost && config.database.kind === "postgres" ? config.database.url : undefined;
-  if (!postgresUrl) return new EnquiryRateLimiter(limits);
+  if (!postgresUrl) return { kind: "memory" };
   const pool = new pg.Pool({
     connectionString: postgresUrl,
     max: 2,
@@ -127,5 +142,11 @@ export function createEnquiryRateLimiter(config: Config): EnquiryRateLimiter {
     allowExitOnIdle: true,
   });
   pool.on("error", () => {}); // an idle connection dropped: the next query opens another
-  return new EnquiryRateLimiter(limits, { kind: "postgres", pool });
+  return { kind: "postgres", pool };
+}
+
+/** The process's limiter, as configured (server/services.ts builds one at start). */
+export function createEnquiryRateLimiter(config: Config, store = rateLimitStore(config)): EnquiryRateLimiter {
+  const limits = { sitePerMinute: config.rateLimitSitePerMinute, clientPerHour: config.rateLimitClientPerHour };
+  return new EnquiryRateLimiter(limits, store);
 }

@@ -1,4 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { clientKey } from "~/enquiry/rate-limit.server";
+import { loginHashing } from "~/owner/hash-gate.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
 import {
   hashSessionId,
@@ -18,12 +20,18 @@ import { oneLine } from "~/text/safety";
 export type LoginOutcome =
   | { kind: "ok"; next: string; cookie: string }
   | { kind: "wrong"; email: string }
-  | { kind: "throttled"; email: string };
+  /** Too many tries for this account from this client (429). */
+  | { kind: "throttled"; email: string; retryAfterSeconds: number }
+  /** The site-wide login rate is used up (429). */
+  | { kind: "busy"; email: string; retryAfterSeconds: number }
+  /** Every hashing place and the queue are taken (503). */
+  | { kind: "overloaded"; email: string; retryAfterSeconds: number };
 
 /**
  * One login attempt. A wrong address and a wrong password give the same answer after the same work (an unknown
- * address is checked against a dummy hash). Failures are counted per account and client address, so an attacker
- * elsewhere only ever throttles themselves; while throttled, not even the right password gets in from there.
+ * address is checked against a dummy hash). Attempts are counted per account and client address (an IPv6 /64) before
+ * the check, so an attacker elsewhere only ever throttles themselves; while throttled, not even the right password
+ * gets in from there. A site-wide rate and a small hashing queue bound the work many addresses can cause.
  */
 export async function logIn(request: Request, context: AppLoadContext, now = new Date()): Promise<LoginOutcome> {
   return attempt(request, context, now).catch(unavailable);
@@ -39,24 +47,42 @@ async function attempt(request: Request, context: AppLoadContext, now: Date): Pr
   const password = String(form.get("password") ?? "").slice(0, 1024);
   const next = safeNext(String(form.get("next") ?? ""));
   const account = emailKey(email);
-  const client = context.peerAddress ?? "unknown";
+  // IPv6 by its /64, as the enquiry limit counts: a host picks any address of its network.
+  const client = context.peerAddress ? clientKey(context.peerAddress) : "unknown";
   const actor = oneLine(email, 100) || "(no address)";
 
-  const since = new Date(now.getTime() - loginThrottle.windowMs);
-  if ((await store.countLoginFailures(account, client, since)) >= loginThrottle.failures) {
+  const { admitLogin, loginHashes } = context.services;
+  // Counted before anything is checked, in one statement shared by every instance: however many come at once, at most
+  // `loginThrottle.failures` wrong passwords per account and client are ever checked in a window.
+  const counted = await store.countLoginAttempt(account, client, loginThrottle.windowMs, now);
+  if (counted.attempts > loginThrottle.failures) {
     await store.logActivity({ actor, action: "login refused (throttled)", detail: `from ${client}` }, now);
-    return { kind: "throttled", email };
+    const left = counted.windowStart.getTime() + loginThrottle.windowMs - now.getTime();
+    return { kind: "throttled", email, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
   }
-
+  // Refused below without a check: the attempt is given back, as it guessed nothing.
+  const siteWait = await admitLogin();
+  if (siteWait !== null) {
+    await store.refundLoginAttempt(account, client);
+    await store.logActivity({ actor, action: "login refused (site login rate)", detail: `from ${client}` }, now);
+    return { kind: "busy", email, retryAfterSeconds: siteWait };
+  }
   const operator = await store.findOperator(email);
-  const matches = await verifyPassword(password, operator?.passwordHash ?? (await dummyHash()));
+  const stored = operator?.passwordHash ?? (await dummyHash());
+  const checked = loginHashes.run(() => verifyPassword(password, stored));
+  if (!checked) {
+    await store.refundLoginAttempt(account, client);
+    return { kind: "overloaded", email, retryAfterSeconds: loginHashing.retryAfterSeconds };
+  }
+  const matches = await checked;
   if (!operator || !matches) {
-    await store.recordLoginFailure(account, client, since, now);
     await store.logActivity({ actor, action: "login failed", detail: `from ${client}` }, now);
     return { kind: "wrong", email };
   }
 
-  await store.clearLoginFailures(account, client);
+  // The right password is no wrong guess: its attempt is given back. The wrong ones before it still count, so a
+  // guesser sharing the owner's network gets no new tries from the owner's login.
+  await store.refundLoginAttempt(account, client);
   // A new id at every login: a session id planted before the login is never the one that gets in.
   const previous = sessionIdOf(request, config);
   if (previous) await store.deleteSession(hashSessionId(previous));

@@ -46,12 +46,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (outcome.kind === "ok") {
     return redirect(outcome.next, { headers: { ...privateHeaders, "Set-Cookie": outcome.cookie } });
   }
-  const message = outcome.kind === "throttled" ? inboxCopy.login.throttled : inboxCopy.login.wrong;
+  if (outcome.kind === "wrong") {
+    return data({ error: inboxCopy.login.wrong, email: outcome.email }, { status: 401, headers: privateHeaders });
+  }
+  const { retryAfterSeconds } = outcome;
+  const message =
+    outcome.kind === "throttled"
+      ? inboxCopy.login.throttled(Math.ceil(retryAfterSeconds / 60))
+      : outcome.kind === "busy"
+        ? inboxCopy.login.busy(retryAfterSeconds)
+        : inboxCopy.login.overloaded;
   return data(
     { error: message, email: outcome.email },
     {
-      status: outcome.kind === "throttled" ? 429 : 401,
-      headers: { ...privateHeaders, ...(outcome.kind === "throttled" ? { "Retry-After": "900" } : {}) },
+      status: outcome.kind === "overloaded" ? 503 : 429,
+      headers: { ...privateHeaders, "Retry-After": String(retryAfterSeconds) },
     },
   );
 }

@@ -104,4 +104,21 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX login_failures_by_key ON login_failures (account_key, client, at)",
     ],
   },
+  {
+    // The login throttle counts each attempt before its password is checked (issue 22): one row per account and
+    // client with the window's start and its count, raised in one atomic upsert. The failure rows it replaces were
+    // counted after the check, so a burst walked past them.
+    version: 5,
+    statements: [
+      "DROP TABLE login_failures",
+      `CREATE TABLE login_attempts (
+        account_key TEXT NOT NULL,
+        client TEXT NOT NULL,
+        window_start BIGINT NOT NULL,
+        attempts INTEGER NOT NULL,
+        PRIMARY KEY (account_key, client)
+      )`,
+      "CREATE INDEX login_attempts_by_window ON login_attempts (window_start)",
+    ],
+  },
 ];

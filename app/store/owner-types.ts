@@ -78,11 +78,19 @@ export interface OwnerStore {
   useSession(idHash: string, limits: { idleMs: number; maxAgeMs: number }, now?: Date): Promise<SessionRecord | null>;
   deleteSession(idHash: string): Promise<void>;
 
-  /** Failed logins for this account from this client since `since`. */
-  countLoginFailures(accountKey: string, client: string, since: Date): Promise<number>;
-  /** Records one and forgets the ones older than `forgetBefore`. */
-  recordLoginFailure(accountKey: string, client: string, forgetBefore: Date, now?: Date): Promise<void>;
-  clearLoginFailures(accountKey: string, client: string): Promise<void>;
+  /**
+   * Counts one login attempt for this account from this client, atomically (every instance shares the count), and
+   * resolves with the window's count so far, this one included, and when the window started. A window older than
+   * `windowMs` starts again at 1; windows that old are forgotten.
+   */
+  countLoginAttempt(
+    accountKey: string,
+    client: string,
+    windowMs: number,
+    now?: Date,
+  ): Promise<{ attempts: number; windowStart: Date }>;
+  /** Gives back one counted attempt (one that was not a wrong guess: the right password, or not checked at all). */
+  refundLoginAttempt(accountKey: string, client: string): Promise<void>;
 
   logActivity(entry: NewActivity, now?: Date): Promise<void>;
   /** Newest first. */

@@ -152,26 +152,28 @@ export function ownerOperations(db: SqlClient): OwnerStore {
       await db.query("DELETE FROM sessions WHERE id_hash = ?", [idHash]);
     },
 
-    async countLoginFailures(accountKey, client, since) {
+    async countLoginAttempt(accountKey, client, windowMs, now = new Date()) {
+      const at = now.getTime();
+      const expired = at - windowMs;
+      // One statement, so concurrent attempts (on any instance) each see their own count, never a stale one. SET's
+      // expressions read the row as it was before this update.
       const [row] = await db.query(
-        "SELECT COUNT(*) AS failures FROM login_failures WHERE account_key = ? AND client = ? AND at > ?",
-        [accountKey, client, since.getTime()],
+        `INSERT INTO login_attempts (account_key, client, window_start, attempts) VALUES (?, ?, ?, 1)
+         ON CONFLICT (account_key, client) DO UPDATE SET
+           attempts = CASE WHEN login_attempts.window_start <= ? THEN 1 ELSE login_attempts.attempts + 1 END,
+           window_start = CASE WHEN login_attempts.window_start <= ? THEN ? ELSE login_attempts.window_start END
+         RETURNING attempts, window_start`,
+        [accountKey, client, at, expired, expired, at],
       );
-      return Number(row?.failures ?? 0);
+      await db.query("DELETE FROM login_attempts WHERE window_start <= ?", [expired]);
+      return { attempts: Number(row!.attempts), windowStart: time(row!.window_start) };
     },
 
-    async recordLoginFailure(accountKey, client, forgetBefore, now = new Date()) {
-      await db.transaction([
-        { sql: "DELETE FROM login_failures WHERE at <= ?", params: [forgetBefore.getTime()] },
-        {
-          sql: "INSERT INTO login_failures (id, account_key, client, at) VALUES (?, ?, ?, ?)",
-          params: [randomUUID(), accountKey, client, now.getTime()],
-        },
-      ]);
-    },
-
-    async clearLoginFailures(accountKey, client) {
-      await db.query("DELETE FROM login_failures WHERE account_key = ? AND client = ?", [accountKey, client]);
+    async refundLoginAttempt(accountKey, client) {
+      await db.query(
+        "UPDATE login_attempts SET attempts = attempts - 1 WHERE account_key = ? AND client = ? AND attempts > 0",
+        [accountKey, client],
+      );
     },
 
     async logActivity({ actor, action, enquiryId = null, detail = null }, now = new Date()) {

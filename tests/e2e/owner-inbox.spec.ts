@@ -139,7 +139,7 @@ test("after 5 failures the account is throttled from that address only", async (
   const answer = page.waitForResponse((response) => response.request().method() === "POST");
   await logIn(page, operator);
   expect((await answer).status()).toBe(429);
-  await expect(page.getByRole("alert")).toHaveText(inboxCopy.login.throttled);
+  await expect(page.getByRole("alert")).toHaveText(inboxCopy.login.throttled(15));
 
   // The owner, elsewhere, is not locked out by it.
   const context = await browser.newContext({ javaScriptEnabled: false });

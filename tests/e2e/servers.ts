@@ -16,7 +16,11 @@ export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
 export const ownerDatabase = join(dataDir, "owner.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
-const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
+const noRateLimits = {
+  RATE_LIMIT_SITE_PER_MINUTE: "0",
+  RATE_LIMIT_CLIENT_PER_HOUR: "0",
+  RATE_LIMIT_LOGIN_PER_MINUTE: "0",
+};
 // The embedded servers' tests post within a second of loading the form and are about something else: the spam filter
 // is off on them; the spam server has it on (tests/e2e/spam.spec.ts).
 const spamFilterOff = { SPAM_FILTER: "off" };

@@ -104,14 +104,18 @@ for (const backend of backends) {
       expect(await store.listOperators()).toEqual([]);
     });
 
-    it("counts login failures per account and client within the window, and forgets old ones", async () => {
-      for (let n = 0; n < 5; n++) await store.recordLoginFailure("owner", "10.0.0.1", at(-15), at(n));
-      await store.recordLoginFailure("owner", "10.0.0.2", at(-15), at(5));
-      expect(await store.countLoginFailures("owner", "10.0.0.1", at(-10))).toBe(5);
-      expect(await store.countLoginFailures("owner", "10.0.0.2", at(-10))).toBe(1);
-      expect(await store.countLoginFailures("owner", "10.0.0.1", at(3))).toBe(1);
-      await store.clearLoginFailures("owner", "10.0.0.1");
-      expect(await store.countLoginFailures("owner", "10.0.0.1", at(-10))).toBe(0);
+    it("counts login attempts per account and client atomically within the window, and starts a new one after", async () => {
+      const window = 15 * 60_000;
+      const count = (client: string, minute: number) => store.countLoginAttempt("owner", client, window, at(minute));
+      // 20 at once: each gets its own count, 1 to 20, none twice.
+      const burst = await Promise.all(Array.from({ length: 20 }, () => count("10.0.0.1", 0)));
+      expect(burst.map((c) => c.attempts).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n + 1));
+      expect(await count("10.0.0.2", 1)).toEqual({ attempts: 1, windowStart: at(1) });
+      expect(await count("10.0.0.1", 14)).toEqual({ attempts: 21, windowStart: at(0) });
+      await store.refundLoginAttempt("owner", "10.0.0.1");
+      expect((await count("10.0.0.1", 14)).attempts).toBe(21);
+      // 15 minutes after the window started: a new one, from 1.
+      expect(await count("10.0.0.1", 15)).toEqual({ attempts: 1, windowStart: at(15) });
       await store.logActivity({ actor: "owner@example.com", action: "logged in" }, at(1));
       // (Other tests in this file log later entries, e.g. Not spam's own.)
       const entries = await store.listActivity({ limit: 50 });

@@ -1,5 +1,7 @@
 import type { Config } from "~/config.server";
 import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
+import { createLoginHashGate } from "~/owner/hash-gate.server";
+import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { Channel, InboxStore } from "~/store/types";
@@ -21,6 +23,7 @@ export function testServices(
     sitePerMinute: config.rateLimitSitePerMinute,
     clientPerHour: config.rateLimitClientPerHour,
   });
+  const logins = new LoginRateLimiter(config.rateLimitLoginPerMinute);
   const services: SiteServices = {
     config,
     inbox: () => {
@@ -31,6 +34,8 @@ export function testServices(
     channels: () => channels,
     wakeOutbox: () => {},
     admit: (client) => limiter.take(client),
+    admitLogin: () => logins.take(),
+    loginHashes: createLoginHashGate(),
   };
   built.set(config, services);
   return services;

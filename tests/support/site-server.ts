@@ -93,6 +93,7 @@ const siteVariables = [
   "TRUST_PROXY",
   "RATE_LIMIT_SITE_PER_MINUTE",
   "RATE_LIMIT_CLIENT_PER_HOUR",
+  "RATE_LIMIT_LOGIN_PER_MINUTE",
   "SPAM_FILTER",
   "RETENTION_DAYS",
   "SPAM_RETENTION_DAYS",
@@ -102,7 +103,11 @@ const siteVariables = [
  * The rate limits off: tests post many enquiries on purpose. startSite uses this unless a test sets the variables
  * (the rate-limit tests do).
  */
-export const noRateLimits = { RATE_LIMIT_SITE_PER_MINUTE: "0", RATE_LIMIT_CLIENT_PER_HOUR: "0" };
+export const noRateLimits = {
+  RATE_LIMIT_SITE_PER_MINUTE: "0",
+  RATE_LIMIT_CLIENT_PER_HOUR: "0",
+  RATE_LIMIT_LOGIN_PER_MINUTE: "0",
+};
 
 /**
  * The spam filter off: these tests post at once, without loading the form (no token, or one younger than 3 s), and

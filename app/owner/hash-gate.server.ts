@@ -1,0 +1,40 @@
+/**
+ * A password hash takes ~19 MiB and a thread of libuv's pool for tens of milliseconds: a burst of logins would fill
+ * the memory and the pool that static files and the database also use. So at most `atOnce` hashes run and at most
+ * `queue` wait their turn; past that a login is refused at once (the caller says so in words), never kept waiting.
+ */
+export class HashGate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly atOnce: number,
+    readonly queue: number,
+  ) {}
+
+  /** Runs the task when a place is free; null (the task not run) when every place and the queue are taken. */
+  run<T>(task: () => Promise<T>): Promise<T> | null {
+    if (this.running < this.atOnce) {
+      this.running++;
+      return this.finish(task);
+    }
+    if (this.waiting.length >= this.queue) return null;
+    return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => this.finish(task));
+  }
+
+  private async finish<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } finally {
+      // The place goes straight to the next in the queue, so nothing can slip in between.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/** Two hashes at once (~38 MiB) and eight waiting (a few hundred milliseconds at most): the memory budget's share. */
+export const loginHashing = { atOnce: 2, queue: 8, retryAfterSeconds: 5 } as const;
+
+export const createLoginHashGate = () => new HashGate(loginHashing.atOnce, loginHashing.queue);
