@@ -1,6 +1,6 @@
 /**
- * A password hash takes ~19 MiB and a thread of libuv's pool for tens of milliseconds: a burst of logins would fill
- * the memory and the pool that static files and the database also use. So at most `atOnce` hashes run and at most
+ * A password hash takes ~19 MiB and a thread for tens of milliseconds: a burst of logins would fill the memory and
+ * starve everything else. So at most `atOnce` hashes run and at most
  * `queue` wait their turn; past that a login is refused at once (the caller says so in words), never kept waiting.
  */
 export class HashGate {
@@ -34,7 +34,10 @@ export class HashGate {
   }
 }
 
-/** Two hashes at once (~38 MiB) and eight waiting (a few hundred milliseconds at most): the memory budget's share. */
-export const loginHashing = { atOnce: 2, queue: 8, retryAfterSeconds: 5 } as const;
+/**
+ * One hash at a time, on the hashing thread (see hash-thread.server.ts: one 19 MiB block, whatever the load), and eight
+ * waiting: well under a second's wait at ~50 ms a hash, and 20 checks a second, far above the site-wide login rate.
+ */
+export const loginHashing = { atOnce: 1, queue: 8, retryAfterSeconds: 5 } as const;
 
 export const createLoginHashGate = () => new HashGate(loginHashing.atOnce, loginHashing.queue);

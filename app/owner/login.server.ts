@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { clientKey } from "~/enquiry/rate-limit.server";
 import { loginHashing } from "~/owner/hash-gate.server";
+import { deriveOnHashThread } from "~/owner/hash-thread.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
 import {
   hashSessionId,
@@ -69,7 +70,7 @@ async function attempt(request: Request, context: AppLoadContext, now: Date): Pr
   }
   const operator = await store.findOperator(email);
   const stored = operator?.passwordHash ?? (await dummyHash());
-  const checked = loginHashes.run(() => verifyPassword(password, stored));
+  const checked = loginHashes.run(() => verifyPassword(password, stored, deriveOnHashThread));
   if (!checked) {
     await store.refundLoginAttempt(account, client);
     return { kind: "overloaded", email, retryAfterSeconds: loginHashing.retryAfterSeconds };

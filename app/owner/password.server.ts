@@ -16,13 +16,26 @@ export const passwordLength = { min: 12, max: 128 } as const;
 
 const b64 = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "");
 
-async function derive(password: string, salt: Buffer, p: { memory: number; passes: number; parallelism: number }) {
-  return argon2Async("argon2id", {
-    message: Buffer.from(password.normalize("NFC"), "utf8"),
-    nonce: salt,
-    tagLength,
-    ...p,
-  });
+/** What argon2id is given: the NFC password's UTF-8 bytes, the salt and the cost. */
+export interface Argon2Parameters {
+  message: Buffer;
+  nonce: Buffer;
+  tagLength: number;
+  memory: number;
+  passes: number;
+  parallelism: number;
+}
+/** Runs argon2id: on libuv's pool by default; the server's login passes its own hashing thread. */
+export type Derive = (parameters: Argon2Parameters) => Promise<Buffer>;
+const onPool: Derive = (parameters) => argon2Async("argon2id", parameters);
+
+async function derive(
+  password: string,
+  salt: Buffer,
+  p: { memory: number; passes: number; parallelism: number },
+  run: Derive = onPool,
+) {
+  return run({ message: Buffer.from(password.normalize("NFC"), "utf8"), nonce: salt, tagLength, ...p });
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -35,16 +48,17 @@ export async function hashPassword(password: string): Promise<string> {
 const phc = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
 /** True when the password matches the PHC string (false for a string this code did not write). */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, run?: Derive): Promise<boolean> {
   const match = phc.exec(stored);
   if (!match) return false;
   const [, m, t, p, salt, hash] = match;
   const expected = Buffer.from(hash!, "base64");
-  const actual = await derive(password, Buffer.from(salt!, "base64"), {
-    memory: Number(m),
-    passes: Number(t),
-    parallelism: Number(p),
-  });
+  const actual = await derive(
+    password,
+    Buffer.from(salt!, "base64"),
+    { memory: Number(m), passes: Number(t), parallelism: Number(p) },
+    run,
+  );
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

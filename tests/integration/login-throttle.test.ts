@@ -143,7 +143,7 @@ describe("the login throttle on SQLite", () => {
 
   it("past the hashing queue a login is refused at once: 503 in words with Retry-After, nothing waits forever", async () => {
     const site = await sqliteSite("queue", { TRUST_PROXY: "1" });
-    // 120 different clients at once (no per-client limit applies): more than the two hashes and eight waiting.
+    // 120 different clients at once (no per-client limit applies): more than the one hash and eight waiting.
     const answers = await Promise.all(
       Array.from({ length: 120 }, (_, n) => logIn(site, `wrong ${n}`, `198.51.100.${n + 1}`)),
     );
