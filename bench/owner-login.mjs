@@ -9,14 +9,14 @@
 //   2. Login bodies: a 100 MB body posted to /inbox/login with Content-Length and chunked, one and three at once, each
 //      on a fresh server: the answer, the peak RSS sampled every 50 ms, and the RSS 5 s after.
 // --compare <git-ref> runs the same on that ref built in a temporary directory (e.g. main: the figures before).
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { killAllChildren, memory, sleep, stopChild } from "./lib/proc.mjs";
-import { browserHeaders, prepareRef, resultsDir, root, startSite } from "./lib/servers.mjs";
+import { browserHeaders, resultsDir, root, startSite } from "./lib/servers.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -224,6 +224,23 @@ async function bodies(cwd, label) {
   return { label, rows };
 }
 
+/** <ref> out of git (git archive: the repository is only read) into a temporary directory, built as `npm run build`. */
+function prepareRef(ref) {
+  const sha = execFileSync("git", ["rev-parse", "--verify", `${ref}^{commit}`], { cwd: root, encoding: "utf8" }).trim();
+  const dir = mkdtempSync(join(tmpdir(), "haunt-bench-login-ref-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const tar = execFileSync("git", ["archive", "--format=tar", sha], { cwd: root, maxBuffer: 256 * MiB });
+  execFileSync("tar", ["-x", "-C", dir], { input: tar });
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  const built = spawnSync("npm", ["run", "build"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (built.status !== 0) throw new Error(`npm run build of ${ref} failed:\n${built.stdout}\n${built.stderr}`);
+  return { dir, sha };
+}
+
 async function measure(cwd, label) {
   const result = { label };
   if (only !== "bodies") {
@@ -239,7 +256,7 @@ async function measure(cwd, label) {
 try {
   const results = [await measure(root, "this tree")];
   if (compare) {
-    const { dir, sha } = await prepareRef(compare, cleanups);
+    const { dir, sha } = prepareRef(compare);
     results.push(await measure(dir, `${compare} (${sha.slice(0, 7)})`));
   }
   const file = join(resultsDir, "owner-login.json");

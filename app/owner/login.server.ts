@@ -61,11 +61,11 @@ async function attempt(request: Request, context: AppLoadContext, now: Date): Pr
     const left = counted.windowStart.getTime() + loginThrottle.windowMs - now.getTime();
     return { kind: "throttled", email, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
   }
-  // Refused below without a check: the attempt is given back, as it guessed nothing.
+  // Refused below without a check: the attempt is given back, as it guessed nothing. Not logged one by one: a flood
+  // from many addresses would fill the activity log with them.
   const siteWait = await admitLogin();
   if (siteWait !== null) {
     await store.refundLoginAttempt(account, client);
-    await store.logActivity({ actor, action: "login refused (site login rate)", detail: `from ${client}` }, now);
     return { kind: "busy", email, retryAfterSeconds: siteWait };
   }
   const operator = await store.findOperator(email);
