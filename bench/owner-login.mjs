@@ -6,6 +6,7 @@
 //      server's peak RSS (VmHWM), GET / and static p50/p99 with and without the storm, and how the logins were answered
 //      (401: hashed and checked; 503: refused by the hashing queue; 429: refused by the site-wide login rate).
 //      Run with the site-wide login rate as shipped and with it off (RATE_LIMIT_LOGIN_PER_MINUTE=0: the queue alone).
+//      The peak is read after the first wave (the "200 logins at once") and at the end (a sustained flood).
 //   2. Login bodies: a 100 MB body posted to /inbox/login with Content-Length and chunked, one and three at once, each
 //      on a fresh server: the answer, the peak RSS sampled every 50 ms, and the RSS 5 s after.
 // --compare <git-ref> runs the same on that ref built in a temporary directory (e.g. main: the figures before).
@@ -110,6 +111,7 @@ async function storm(cwd, label, env) {
 
     const answers = {};
     let waves = 0;
+    let firstWave = 0;
     let running = true;
     const storming = (async () => {
       while (running) {
@@ -120,6 +122,7 @@ async function storm(cwd, label, env) {
           ),
         );
         for (const status of wave) answers[status] = (answers[status] ?? 0) + 1;
+        if (waves === 1) firstWave = memory(server.pid).hwm;
       }
     })();
     const [stormPage, stormStatic] = await Promise.all([
@@ -139,6 +142,7 @@ async function storm(cwd, label, env) {
         static: latency(stormStatic),
         waves,
         answers,
+        hwmAfterFirstWave: mib(firstWave),
         hwm: mib(after.hwm),
         rssAfter: mib(after.rss),
         rss5sLater: mib(memory(server.pid).rss),
