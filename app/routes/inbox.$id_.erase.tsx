@@ -5,6 +5,7 @@ import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { v1FileHolds } from "~/store/v1-import.server";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
@@ -41,7 +42,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const count = await store.erase(enquiry.email);
   // Who and when, never what they wrote: the address's enquiries are gone, so the log names only how many.
   await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });
-  return redirect(`/inbox?erased=${count}`, { headers: privateHeaders });
+  const { inboxFile } = context.services.config;
+  const inV1File = await v1FileHolds(inboxFile, enquiry.email).catch(() => false);
+  if (inV1File) console.log(`inbox: ${inboxCopy.erase.stillInV1File(inboxFile)}`);
+  return redirect(`/inbox?erased=${count}${inV1File ? "&v1=1" : ""}`, { headers: privateHeaders });
 }
 
 export default function InboxErase() {

@@ -30,6 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       hasMore,
       now: new Date(),
       erased: Number.isSafeInteger(erased) ? erased : null,
+      // After an erase: the v1 file that still holds the address, which only the operator can change.
+      stillInV1File: url.searchParams.get("v1") === "1" ? context.services.config.inboxFile : null,
       items: items.map((item) => ({
         id: item.id,
         receivedAt: item.receivedAt,
@@ -49,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function InboxList() {
-  const { operator, place, counts, hasMore, now, items, erased } = useLoaderData<typeof loader>();
+  const { operator, place, counts, hasMore, now, items, erased, stillInV1File } = useLoaderData<typeof loader>();
   const searching = place.search !== "";
   return (
     <InboxShell operator={operator}>
@@ -59,6 +61,7 @@ export default function InboxList() {
       </p>
       <div className="mt-4">
         <Notice text={erased === null ? null : `Erased ${erased} ${erased === 1 ? "enquiry" : "enquiries"}.`} />
+        <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
       </div>
       <nav aria-label="Folders" className="mt-2">
         <ul className="flex flex-wrap gap-2">

@@ -26,6 +26,12 @@ export interface SqlClient {
   migrate(migrations: readonly Migration[]): Promise<number[]>;
   /** Succeeds when the database would take a write now (readiness); fails with StoreUnavailableError otherwise. */
   probe(): Promise<void>;
+  /**
+   * After personal data was deleted: leaves no copy of it in the database's own files where that can be done (SQLite:
+   * the WAL checkpointed and truncated; PostgreSQL: VACUUM of the tables, see docs/spam-and-retention.md). False when
+   * it could not finish now (another reader), so the caller tries again.
+   */
+  scrub(tables: readonly string[]): Promise<boolean>;
   close(): Promise<void>;
 }
 
