@@ -27,7 +27,7 @@ import {
 
 type Request =
   | { id: number; op: "probe" }
-  | { id: number; op: "scrub" }
+  | { id: number; op: "scrub"; erase: boolean }
   | { id: number; op: "query"; statement: Statement }
   | { id: number; op: "transaction"; statements: readonly Statement[] }
   | { id: number; op: "migrate"; migrations: readonly Migration[] };
@@ -129,9 +129,10 @@ function sqliteWorker() {
 
   // After an erase: the WAL's copies of the changed pages go into the database file (where secure_delete has zeroed
   // the rows) and the WAL is truncated to nothing. False when a reader still needs old frames (tried again later).
-  const scrub = () => {
+  const scrub = (erase: boolean) => {
     // A database written before secure_delete was on may hold deleted rows in free space: rebuilt once (user_version 1).
-    if (Number(db.prepare("PRAGMA user_version").get()?.user_version) === 0) db.exec("VACUUM; PRAGMA user_version = 1");
+    if (erase && Number(db.prepare("PRAGMA user_version").get()?.user_version) === 0)
+      db.exec("VACUUM; PRAGMA user_version = 1");
     const row = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get();
     return Number(row?.busy) === 0;
   };
@@ -143,7 +144,7 @@ function sqliteWorker() {
         request.op === "probe"
           ? probe()
           : request.op === "scrub"
-            ? scrub()
+            ? scrub(request.erase)
             : request.op === "query"
               ? run(request.statement)
               : request.op === "transaction"
@@ -279,7 +280,7 @@ export function openSqlite(
       return call<number[]>({ op: "migrate", migrations }, "migration");
     },
     probe,
-    scrub: () => call<boolean>({ op: "scrub" }, "checkpoint"),
+    scrub: (_tables, { erase = false } = {}) => call<boolean>({ op: "scrub", erase }, "checkpoint"),
     async close() {
       closed = true;
       clearInterval(monitor);

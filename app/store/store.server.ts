@@ -104,23 +104,23 @@ export function createInboxStore(db: SqlClient): InboxStore {
   };
 
   /**
-   * After an erase: no copy of the deleted rows left in the database's files (docs/spam-and-retention.md). The rows are
-   * gone for every query already, so a scrub that cannot finish is logged, not thrown; the next erase scrubs again.
+   * After an erase or a purge: no copy of the deleted rows left in the database's files (docs/spam-and-retention.md). The rows are
+   * gone for every query already, so a scrub that cannot finish is logged, not thrown; the next erase or purge scrubs again.
    */
-  const scrub = async (tables: readonly string[]) => {
+  const scrub = async (tables: readonly string[], erase: boolean) => {
     for (let attempt = 1; attempt <= scrubAttempts; attempt++) {
       try {
-        if (await db.scrub(tables)) return;
+        if (await db.scrub(tables, { erase })) return;
       } catch (error) {
         console.error(
-          `inbox: ERASE NOT SCRUBBED: ${(error as Error).message}; the deleted rows may stay in the database's files until the next erase`,
+          `inbox: DELETED ROWS NOT SCRUBBED: ${(error as Error).message}; they may stay in the database's files until the next erase or purge`,
         );
         return;
       }
       if (attempt < scrubAttempts) await new Promise((resolve) => setTimeout(resolve, scrubPauseMs));
     }
     console.error(
-      "inbox: ERASE NOT SCRUBBED: another reader kept the write-ahead log busy; the deleted rows may stay in it until the next erase",
+      "inbox: DELETED ROWS NOT SCRUBBED: another reader kept the write-ahead log busy; they may stay in it until the next erase or purge",
     );
   };
 
@@ -235,7 +235,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
       const [activity, notifications, enquiries, formTokens] = results.slice(postgres ? 1 : 0);
       const spam = enquiries!.filter((row) => row.status === "spam").length;
       if (activity!.length + notifications!.length + enquiries!.length > 0)
-        await scrub(["enquiries", "notifications", "activity"]);
+        await scrub(["enquiries", "notifications", "activity"], false);
       return {
         enquiries: enquiries!.length - spam,
         spam,
@@ -412,7 +412,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
         { sql: `DELETE FROM notifications WHERE enquiry_id IN ${from}`, params: [key] },
         { sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
       ]);
-      await scrub(["enquiries", "notifications", "activity"]);
+      await scrub(["enquiries", "notifications", "activity"], true);
       return erased!.length;
     },
 

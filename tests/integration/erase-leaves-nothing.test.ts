@@ -2,9 +2,11 @@ import { spawnSync } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request, type IncomingHttpHeaders } from "node:http";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { openInboxStore } from "~/store/store.server";
+import { ensureBuilt, projectRoot, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -12,7 +14,8 @@ import { useTempDir } from "../support/temp-dir";
  * searches for the address, opens the enquiry, exports the search and erases; a failed login typed with the address;
  * then the database's files (.db, -wal, -shm) and everything the server printed are read as bytes for the visitor's
  * name, address, message and phone number: none within 5 s while the server runs, none after it stops. The same for
- * `npm run inbox -- erase` while the server runs. Both say that the v1 file still holds the address.
+ * `npm run inbox -- erase` while the server runs. Both say that the v1 file still holds the address. And a database
+ * written before secure_delete was on: its first erase leaves no old copy in free space.
  */
 
 const temp = useTempDir("haunt-erase-");
@@ -186,4 +189,33 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
       `Erased 0 enquiries from ${person.email} with their notifications.\nThe old v1 inbox file ${env.INBOX_FILE} on the server still holds this person's address.`,
     );
   }, 120_000);
+});
+
+describe("a SQLite database written before secure_delete was on", () => {
+  it("its first erase rebuilds it: no old copy left in free space either", async () => {
+    const file = join(temp.dir(), "old.db");
+    const person = visitor();
+    // The schema as the store makes it; then rows written and changed the old way (deleted bytes left in place).
+    await (await openInboxStore({ kind: "sqlite", path: file }, { timeoutMs: 10_000 })).close();
+    const old = new DatabaseSync(file);
+    old.exec("PRAGMA journal_mode = WAL; PRAGMA secure_delete = OFF;");
+    const insert = old.prepare(
+      "INSERT INTO enquiries (id, received_at, name, email, email_key, message, source) VALUES (?, ?, ?, ?, ?, ?, 'form')",
+    );
+    insert.run("e-1", Date.now(), person.name, person.email, person.email, person.message);
+    insert.run("e-2", Date.now(), "Someone Else", "else@example.com", "else@example.com", "Another enquiry.");
+    // A change that moves the row: its earlier bytes stay in the page's free space.
+    old.prepare("UPDATE enquiries SET message = ? WHERE id = 'e-1'").run(`${person.message} ${"and more ".repeat(40)}`);
+    old.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    old.close();
+
+    const store = await openInboxStore({ kind: "sqlite", path: file }, { timeoutMs: 10_000 });
+    try {
+      expect(await store.erase(person.email)).toBe(1);
+      expect(copiesIn(dirname(file), person.words)).toEqual([]);
+      expect((await readInbox(`file:${file}`)).map((e) => e.email)).toEqual(["else@example.com"]);
+    } finally {
+      await store.close();
+    }
+  });
 });
