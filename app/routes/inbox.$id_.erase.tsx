@@ -43,7 +43,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Who and when, never what they wrote: the address's enquiries are gone, so the log names only how many.
   await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });
   const { inboxFile } = context.services.config;
-  const inV1File = await v1FileHolds(inboxFile, enquiry.email).catch(() => false);
+  const inV1File = await v1FileHolds(inboxFile, enquiry.email).catch((error: Error) => {
+    console.error(`inbox: could not read ${inboxFile} to check it for the erased address: ${error.message}`);
+    return false;
+  });
   if (inV1File) console.log(`inbox: ${inboxCopy.erase.stillInV1File(inboxFile)}`);
   return redirect(`/inbox?erased=${count}${inV1File ? "&v1=1" : ""}`, { headers: privateHeaders });
 }

@@ -92,8 +92,13 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
       io.stdout.write(
         `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
       );
-      if (await v1FileHolds(config.inboxFile, rest[0]!))
-        io.stdout.write(`${inboxCopy.erase.stillInV1File(visible(config.inboxFile))}\n`);
+      const inV1File = await v1FileHolds(config.inboxFile, rest[0]!).catch((error: Error) => {
+        io.stderr.write(
+          `inbox: could not read ${visible(config.inboxFile)} to check it for the address: ${error.message}\n`,
+        );
+        return false;
+      });
+      if (inV1File) io.stdout.write(`${inboxCopy.erase.stillInV1File(visible(config.inboxFile))}\n`);
     } else if (command === "not-spam") {
       const id = rest[0]!;
       const result = await store.markNotSpam(id, configuredChannels(config.notify), "cli");
