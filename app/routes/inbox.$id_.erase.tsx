@@ -5,6 +5,7 @@ import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
@@ -18,7 +19,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!enquiry) throw notFound();
   const all = await store.enquiriesFrom(enquiry.email);
   return data(
-    {
+    shownToOwner({
       operator: operator.email,
       id: enquiry.id,
       email: enquiry.email,
@@ -29,7 +30,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         firstLine: item.message.split(/\r?\n/)[0]?.slice(0, 120) ?? "",
         notifications: item.notifications.length,
       })),
-    },
+    }),
     { headers: privateHeaders },
   );
 }
