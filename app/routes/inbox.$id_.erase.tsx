@@ -5,6 +5,7 @@ import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 import { v1FileHolds } from "~/store/v1-import.server";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
@@ -19,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!enquiry) throw notFound();
   const all = await store.enquiriesFrom(enquiry.email);
   return data(
-    {
+    shownToOwner({
       operator: operator.email,
       id: enquiry.id,
       email: enquiry.email,
@@ -30,7 +31,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         firstLine: item.message.split(/\r?\n/)[0]?.slice(0, 120) ?? "",
         notifications: item.notifications.length,
       })),
-    },
+    }),
     { headers: privateHeaders },
   );
 }

@@ -7,6 +7,7 @@ import { absoluteTime, timeAgo } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 import { folders } from "~/store/owner-types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const erased = Number.parseInt(url.searchParams.get("erased") ?? "", 10);
   return data(
-    {
+    shownToOwner({
       operator: operator.email,
       place,
       counts,
@@ -45,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         status: item.status,
         notifications: item.notifications.map(({ channel, state }) => ({ channel, state })),
       })),
-    },
+    }),
     { headers: privateHeaders },
   );
 }
