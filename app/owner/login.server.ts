@@ -5,7 +5,6 @@ import {
   inboxStore,
   loginThrottle,
   newSessionId,
-  refuseCrossSite,
   requireEmbedded,
   safeNext,
   sessionCookie,
@@ -32,7 +31,6 @@ export async function logIn(request: Request, context: AppLoadContext, now = new
 async function attempt(request: Request, context: AppLoadContext, now: Date): Promise<LoginOutcome> {
   requireEmbedded(context);
   const { config } = context.services;
-  refuseCrossSite(request, config);
   const store = inboxStore(context);
   const form = await request.formData();
   const email = String(form.get("email") ?? "").slice(0, 254);
