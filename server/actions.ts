@@ -1,6 +1,6 @@
 import type { ActionFunction, ServerBuild } from "@remix-run/node";
 import { admitPost } from "~/http/admit.server";
-import { bodyCapFor } from "~/http/body-caps";
+import { bodyCapFor, readsOwnBody } from "~/http/body-caps";
 
 /**
  * Every route's action runs behind admitPost: the cross-site rule and its body cap (app/http/body-caps.ts). Wrapped
@@ -16,8 +16,9 @@ export function guardActions(build: ServerBuild): ServerBuild {
       continue;
     }
     const maxBytes = bodyCapFor(id);
+    const options = { readsOwnBody: readsOwnBody.has(id) };
     const guarded: ActionFunction = async (args) =>
-      action({ ...args, request: await admitPost(args.request, maxBytes) });
+      action({ ...args, request: await admitPost(args.request, maxBytes, options) });
     routes[id] = { ...route, module: { ...route.module, action: guarded } };
   }
   return { ...build, routes };

@@ -1,5 +1,6 @@
 import { isCrossSiteRequest } from "~/http/cross-site";
 import { discardBody, readBodyCapped } from "~/http/body.server";
+import { tooLarge } from "~/http/form.server";
 import { refusals } from "~/content/site";
 
 /**
@@ -8,13 +9,15 @@ import { refusals } from "~/content/site";
  * whole. Both refusals are thrown Responses whose body is the reason in words: the error boundary shows it, on a
  * document request and on Remix's data request alike. The action gets the request back with the bytes already read.
  */
-export async function admitPost(request: Request, maxBytes: number): Promise<Request> {
+export async function admitPost(request: Request, maxBytes: number, { readsOwnBody = false } = {}): Promise<Request> {
   if (isCrossSiteRequest(request)) {
     discardBody(request);
     throw refusal(403, refusals.crossSite);
   }
+  // A route that reads its body under the cap itself (app/http/body-caps.ts) answers a large one in its own form.
+  if (readsOwnBody) return request;
   const body = await readBodyCapped(request, maxBytes);
-  if (!body.ok) throw refusal(413, refusals.tooLarge(maxBytes));
+  if (!body.ok) throw tooLarge(maxBytes);
   const headers = new Headers(request.headers);
   headers.delete("Transfer-Encoding");
   headers.set("Content-Length", String(body.bytes.byteLength));

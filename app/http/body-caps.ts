@@ -14,3 +14,15 @@ export const bodyCaps: Readonly<Record<string, number>> = {
 };
 
 export const bodyCapFor = (routeId: string): number => bodyCaps[routeId] ?? defaultBodyCap;
+
+/**
+ * Routes that read their body under its cap themselves (app/enquiry/accept.server.ts, app/http/form.server.ts), so
+ * that a refusal comes in their own form: the contact page with its status line and the form again, the JSON API's
+ * errors list (and a 415 for the wrong media type before any size), the login page with its form and the reason. Their body is not read for them first; tests/integration/post-guard.test.ts holds
+ * them to the cap like every other route.
+ */
+export const readsOwnBody: ReadonlySet<string> = new Set([
+  "routes/contact",
+  "routes/api.site.save-contact",
+  "routes/inbox.login",
+]);

@@ -1,4 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { bodyCapFor } from "~/http/body-caps";
+import { readForm } from "~/http/form.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
 import {
   hashSessionId,
@@ -32,7 +34,7 @@ async function attempt(request: Request, context: AppLoadContext, now: Date): Pr
   requireEmbedded(context);
   const { config } = context.services;
   const store = inboxStore(context);
-  const form = await request.formData();
+  const form = await readForm(request, bodyCapFor("routes/inbox.login"));
   const email = String(form.get("email") ?? "").slice(0, 254);
   const password = String(form.get("password") ?? "").slice(0, 1024);
   const next = safeNext(String(form.get("next") ?? ""));

@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { errorPage, refusals } from "../../app/content/site";
+import { defaultBodyCap } from "../../app/http/body-caps";
+import { inboxCopy } from "../../app/content/inbox";
 import { expect, test } from "./fixtures";
 import { asClient, logIn, owner } from "./owner";
 import { e2eServers, ownerAtDefaultDatabase, ownerDatabase } from "./servers";
@@ -69,4 +71,25 @@ test("a login post another site started is refused on a page in words", async ({
   await page.unrouteAll();
   await open(`${printed.url}/inbox`);
   await expect(page).toHaveURL(/\/inbox\/login/);
+});
+
+test("a login body over the cap: the login page again, the reason beside the form", async ({ page, open }) => {
+  const operator = newOperatorIn(ownerAtDefaultDatabase);
+  await asClient(page);
+  await open(`${printed.url}/inbox/login`);
+  // The form's own fields cannot grow this large (maxLength): a script's padding is added on the way out.
+  await page.route(
+    (url) => url.pathname.startsWith("/inbox/login"),
+    async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const postData = `${route.request().postData() ?? ""}&pad=${"a".repeat(defaultBodyCap)}`;
+      await route.fulfill({ response: await route.fetch({ postData, maxRedirects: 0 }) });
+    },
+  );
+  const answer = page.waitForResponse((r) => r.request().method() === "POST");
+  await logIn(page, operator);
+  expect((await answer).status()).toBe(413);
+  await expect(page.getByRole("alert")).toHaveText(refusals.tooLarge(defaultBodyCap));
+  await expect(page.getByLabel(inboxCopy.login.password)).toBeVisible();
+  await expect(page.getByRole("button", { name: inboxCopy.login.submit })).toBeVisible();
 });
