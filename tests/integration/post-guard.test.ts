@@ -141,7 +141,7 @@ describe("every post is read under a cap", () => {
       // The JSON API refuses another media type first (415), as it should; a JSON body reaches its cap.
       const type = path.startsWith("/api/") ? "application/json" : "application/x-www-form-urlencoded";
       // Logged in for the owner's forms; not for the login, whose page sends a logged-in owner on to the inbox.
-      const session = path === "/inbox/login" ? {} : { Cookie: cookie };
+      const session: Record<string, string> = path === "/inbox/login" ? {} : { Cookie: cookie };
       const headers = { ...atPublicUrl, ...session, "Content-Type": type };
       const declared = await send(site, path, { headers: { ...headers, "Content-Length": String(body.length) }, body });
       expect([id, declared.status]).toEqual([id, 413]);
