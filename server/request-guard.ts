@@ -6,7 +6,8 @@ import { isCrossSite } from "~/http/cross-site";
  * Checks what the HTTP layer hands to Remix, before Remix sees it. Remix's Express adapter builds the request URL from
  * the Host and X-Forwarded-Host headers and the path, and throws (a 500) on a value it cannot parse: here those become
  * plain 4xx answers. Its check that a form post comes from the site's own origin also throws: here a cross-site post
- * is marked for the actions' own refusal in words (markCrossSite). X-Forwarded-Host is dropped: which host the site is never comes from a request (PUBLIC_URL names it).
+ * is marked for the actions' own refusal in words (markCrossSite). X-Forwarded-Host is dropped: which host the site
+ * is never comes from a request (PUBLIC_URL names it).
  */
 
 export interface Refusal {
