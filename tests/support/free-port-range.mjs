@@ -4,13 +4,21 @@
 import { createServer } from "node:net";
 import { pathToFileURL } from "node:url";
 
-/** True when nothing listens on 127.0.0.1:port right now. */
-function isFree(port) {
+/**
+ * True when nothing listens on the port on 127.0.0.1, nor on ::1: a test opens some servers as `localhost`, which
+ * Chromium tries on ::1 first. A machine without IPv6 has no ::1 to collide with.
+ */
+async function isFree(port) {
+  return (await canListen(port, "127.0.0.1")) && (await canListen(port, "::1", ["EADDRNOTAVAIL", "EAFNOSUPPORT"]));
+}
+
+/** @param {number} port @param {string} host @param {string[]} fine error codes that mean "nothing to collide with" */
+function canListen(port, host, fine = []) {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    server.once("error", (/** @type {NodeJS.ErrnoException} */ error) => resolve(fine.includes(error.code ?? "")));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
 
