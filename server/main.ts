@@ -7,6 +7,7 @@ import morgan from "morgan";
 import { getConfig } from "~/config.server";
 import { loadContext } from "./load-context";
 import { pageCacheMiddleware } from "./page-cache";
+import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
 import { createServices, startServices, stopBackground, stopServices } from "./services";
 import { gracefulShutdown, serverTimeouts, type GracefulShutdown } from "./shutdown";
@@ -34,8 +35,9 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, onSignal
 
 // Checks the environment first: a bad value stops the start with a message naming the variable.
 const config = getConfig();
-// The Remix build beside this bundle (build/index.js): the pages and routes.
-const build = (await import(new URL("../index.js", import.meta.url).href)) as ServerBuild;
+// The Remix build beside this bundle (build/index.js): the pages and routes, every action behind the cross-site
+// check and its body cap.
+const build = guardActions((await import(new URL("../index.js", import.meta.url).href)) as ServerBuild);
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const services = createServices();
