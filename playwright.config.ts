@@ -47,6 +47,7 @@ export default defineConfig({
       e2eServers.refused,
       e2eServers.limited,
       e2eServers.owner,
+      e2eServers.ownerAtDefault,
       e2eServers.spam,
     ].map((server) => ({
       command: "npm start",

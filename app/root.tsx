@@ -8,6 +8,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -15,7 +16,7 @@ import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { getConfig } from "~/config.server";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, errorPage, notFoundPage } from "~/content/site";
+import { brand, errorPage, notFoundPage, refusals } from "~/content/site";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -75,6 +76,33 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const location = useLocation();
+  // A refusal in words (a cross-site post, a body over its cap): its reason, with JavaScript on (Remix's data request)
+  // and off alike, and a way back to the page.
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && typeof error.data === "string") {
+    const reason = error.data.trim();
+    if (reason) {
+      return (
+        <>
+          <title>{refusals.title}</title>
+          <section className="mx-auto max-w-3xl px-4 py-20 text-center sm:px-6">
+            <h1 className="font-display text-4xl font-bold text-bone-50">{refusals.heading}</h1>
+            <p role="alert" className="mt-4 text-lg text-bone-300">
+              {reason}
+            </p>
+            <p className="mt-6">
+              <a
+                href={location.pathname + location.search}
+                className="font-semibold text-ember-300 underline underline-offset-4"
+              >
+                {refusals.back}
+              </a>
+            </p>
+          </section>
+        </>
+      );
+    }
+  }
   // Unknown paths are the splat route's full 404 page; this covers a 404 thrown by a loader.
   const copy = isRouteErrorResponse(error) && error.status === 404 ? notFoundPage : errorPage;
   return (

@@ -6,7 +6,8 @@
 // Each photo: EXIF orientation applied, cropped to its slot's aspect ratio around the focal point, AVIF + WebP + JPEG
 // at every width of `widths` up to its own, content-hashed names, no metadata (GPS, camera) kept, and a 16-px WebP
 // placeholder inlined in the page. Encoded files are cached in .cache/photos/ by input bytes + settings, so an
-// unchanged photo is never encoded twice.
+// unchanged photo is never encoded twice. A photo that cannot be used (cut short, damaged, over 50 megapixels, no alt
+// text) stops the build with one line naming it and why; a file in photos/ the build does not use gets a warning line.
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -21,6 +22,11 @@ const publicPrefix = "/photos/";
 
 /** Bump when the encoding or the cache entries change in a way the settings below do not show: every photo is then encoded again. */
 const encoderVersion = 2;
+/**
+ * How photos are read: a file cut short or with decoding errors is refused, never encoded with a grey part (libvips'
+ * "error" level includes "truncated"); at most 50 megapixels, the cap uploads get, and far above any camera's 12-48.
+ */
+const decoding = { failOn: "error", limitInputPixels: 50_000_000 };
 const formats = {
   avif: { quality: 40, effort: 4 },
   webp: { quality: 70, effort: 4 },
@@ -42,6 +48,9 @@ const placeholderWidth = 16;
 /** Link previews (Open Graph, Twitter): 1200 x 630 from the first slide's photo, or its drawn art. */
 const social = { width: 1200, height: 630, art: join(root, "public", "images", "carousel", "large-custom-prop.svg") };
 
+/** A photo the build cannot use: its message is the one line the build prints. */
+class PhotoProblem extends Error {}
+
 const sha256 = (...parts) => {
   const hash = createHash("sha256");
   for (const part of parts) hash.update(part);
@@ -52,17 +61,48 @@ const sha256 = (...parts) => {
 function findPhoto(slot, files) {
   const matches = files.filter((file) => extensions.some((ext) => file.toLowerCase() === `${slot.key}${ext}`));
   if (matches.length === 0) return null;
-  if (matches.length > 1) throw new Error(`photos/: ${matches.join(" and ")} are both ${slot.key}: keep one`);
+  if (matches.length > 1) throw new PhotoProblem(`photos/: ${matches.join(" and ")} are both ${slot.key}: keep one`);
   const sidecarFile = join(photosDir, `${slot.key}.json`);
-  const sidecar = existsSync(sidecarFile) ? JSON.parse(readFileSync(sidecarFile, "utf8")) : {};
+  let sidecar = {};
+  try {
+    if (existsSync(sidecarFile)) sidecar = JSON.parse(readFileSync(sidecarFile, "utf8")) ?? {};
+  } catch (error) {
+    throw new PhotoProblem(`photos/${slot.key}.json is not valid JSON (${error.message}): see docs/photos.md`);
+  }
   if (typeof sidecar.alt !== "string" || sidecar.alt.trim() === "")
-    throw new Error(
+    throw new PhotoProblem(
       `photos/${matches[0]} has no alt text: write photos/${slot.key}.json with {"alt": "what the photo shows"} (see docs/photos.md)`,
     );
   const focus = sidecar.focus ?? [0.5, 0.5];
   if (!Array.isArray(focus) || focus.length !== 2 || !focus.every((n) => typeof n === "number" && n >= 0 && n <= 1))
-    throw new Error(`photos/${slot.key}.json: "focus" must be [x, y] with numbers from 0 to 1 (e.g. [0.5, 0.4])`);
-  return { file: join(photosDir, matches[0]), alt: sidecar.alt.trim(), focus };
+    throw new PhotoProblem(
+      `photos/${slot.key}.json: "focus" must be [x, y] with numbers from 0 to 1 (e.g. [0.5, 0.4])`,
+    );
+  return { key: slot.key, name: matches[0], file: join(photosDir, matches[0]), alt: sidecar.alt.trim(), focus };
+}
+
+/** The photo's size from its header, refused when over the cap (before anything decodes it). */
+async function checkSize(photo) {
+  let size;
+  try {
+    size = await sharp(photo.file, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw new PhotoProblem(`photos/${photo.name} ${unreadable(error)}`);
+  }
+  const megapixels = (size.width * size.height) / 1e6;
+  if (size.width * size.height > decoding.limitInputPixels)
+    throw new PhotoProblem(
+      `photos/${photo.name} is ${size.width} x ${size.height} pixels (${Math.round(megapixels)} megapixels): the build takes at most ${decoding.limitInputPixels / 1e6} megapixels; save a smaller copy (6000 px wide is plenty)`,
+    );
+}
+
+/** What a decoding error means for the owner. */
+function unreadable(error) {
+  const detail = String(error.message).split("\n")[0];
+  if (/premature end|truncat|read error|corrupt|unable to parse/i.test(detail))
+    return `is cut short or damaged (${detail}): copy it again from the camera or phone`;
+  if (/unsupported image format/i.test(detail)) return "is not a JPEG, PNG or WebP picture: save it as JPEG";
+  return `cannot be read (${detail}): save it again as JPEG`;
 }
 
 /** The largest `aspect` box inside `width` x `height`, centred on the focal point as far as the edges allow. */
@@ -88,7 +128,13 @@ function store(entryDir, stem, ext, buffer) {
 /** Encodes one photo into `entryDir`; returns its manifest entry (without alt text) and its file names. */
 async function encode(slot, photo, entryDir) {
   // Orientation applied first, so the crop and every size are of the photo as it is meant to be seen.
-  const oriented = await sharp(photo.file, { failOn: "error" }).rotate().raw().toBuffer({ resolveWithObject: true });
+  const oriented = await sharp(photo.file, decoding)
+    .rotate()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((error) => {
+      throw new PhotoProblem(`photos/${photo.name} ${unreadable(error)}`);
+    });
   const crop = cropAround(oriented.info, slot.aspect, photo.focus);
   const master = await sharp(oriented.data, { raw: oriented.info })
     .extract(crop)
@@ -150,11 +196,15 @@ async function encodeAll() {
   const files = existsSync(photosDir) ? readdirSync(photosDir) : [];
   const manifest = { slides: [], about: null, social: null };
   const published = [];
+  const found = [];
   let encoded = 0;
   for (const slot of slots) {
     const photo = findPhoto(slot, files);
     let entry = null;
     if (photo) {
+      found.push(photo);
+      await checkSize(photo);
+      // Decoding settings only refuse files, never change what is encoded: they are not part of the key.
       const settings = JSON.stringify({ encoderVersion, formats, slot, focus: photo.focus, placeholderWidth, social });
       const key = sha256(readFileSync(photo.file), settings).slice(0, 24);
       const result = await cached(key, (dir) => {
@@ -184,12 +234,28 @@ async function encodeAll() {
     published.push(...result.files.map((file) => join(result.dir, file)));
     manifest.social = { ...result.entry, src: publicPrefix + result.entry.src };
   }
+  warnUnused(files, found);
   publish(published);
   writeManifest(manifest);
   const count = manifest.slides.filter(Boolean).length + (manifest.about ? 1 : 0);
   console.log(
     `[photos] ${count} photo(s), ${encoded} encoded, ${published.length} files in public/photos/, ${Date.now() - started} ms`,
   );
+}
+
+/**
+ * Names each file in photos/ the build does not use: a copy, a misspelt or non-ASCII name, another format, a .json
+ * with no photo beside it. A warning, not a stop: the site builds with the photos it recognises.
+ */
+function warnUnused(files, photos) {
+  const used = new Set(photos.flatMap((photo) => [photo.name, `${photo.key}.json`]));
+  const names = slots.map((slot) => slot.key).join(", ");
+  for (const file of files.filter((file) => !file.startsWith(".") && file !== "README.md" && !used.has(file)))
+    console.warn(
+      /\.json$/i.test(file) && slots.some((slot) => file === `${slot.key}.json`)
+        ? `[photos] warning: photos/${file} is not used: there is no ${file.slice(0, -5)} photo beside it`
+        : `[photos] warning: photos/${file} is not used: the build takes only ${names} (${extensions.join(", ")}), each with a .json beside it (docs/photos.md)`,
+    );
 }
 
 function writeManifest(manifest) {
@@ -213,5 +279,12 @@ function publish(files) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(cacheDir, { recursive: true });
-  await encodeAll();
+  try {
+    await encodeAll();
+  } catch (error) {
+    // One line the owner can act on, not a stack trace.
+    const message = error instanceof PhotoProblem ? error.message : `failed: ${String(error.message).split("\n")[0]}`;
+    console.error(`[photos] ${message}`);
+    process.exitCode = 1;
+  }
 }

@@ -7,6 +7,7 @@ import morgan from "morgan";
 import { getConfig } from "~/config.server";
 import { loadContext } from "./load-context";
 import { pageCacheMiddleware } from "./page-cache";
+import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
 import { createServices, startServices, stopBackground, stopServices } from "./services";
 import { gracefulShutdown, serverTimeouts, type GracefulShutdown } from "./shutdown";
@@ -34,8 +35,9 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, onSignal
 
 // Checks the environment first: a bad value stops the start with a message naming the variable.
 const config = getConfig();
-// The Remix build beside this bundle (build/index.js): the pages and routes.
-const build = (await import(new URL("../index.js", import.meta.url).href)) as ServerBuild;
+// The Remix build beside this bundle (build/index.js): the pages and routes, every action behind the cross-site
+// check and its body cap.
+const build = guardActions((await import(new URL("../index.js", import.meta.url).href)) as ServerBuild);
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const services = createServices();
@@ -55,7 +57,10 @@ app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable
 // The owner's photos (scripts/photos.mjs, docs/photos.md): content-hashed names, so kept a year like /build/.
 app.use("/photos", express.static("public/photos", { immutable: true, maxAge: "1y", setHeaders: photoType }));
 app.use(express.static("public", { maxAge: "1h" }));
-app.use(morgan("tiny"));
+// The access log names the path, never the query string: the owner's searches (/inbox?q=) hold visitors' names and
+// addresses, and nothing a log reader needs is in the query of any route, so it is left out of every line.
+morgan.token("path", (request) => (request as express.Request).originalUrl.split("?")[0]);
+app.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
 // Before anything that reads the request's host, method or path (Remix, the page cache): refusals are 4xx, not 500s.
 app.use(guardRequest);
 // Repeated page requests are answered from memory, without Remix, React or compression (app/pages/page-cache.server.ts).

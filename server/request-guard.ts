@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { canonicalPath } from "~/http/canonical-path";
+import { isCrossSite } from "~/http/cross-site";
 
 /**
  * Checks what the HTTP layer hands to Remix, before Remix sees it. Remix's Express adapter builds the request URL from
- * the Host and X-Forwarded-Host headers and the path, and throws (a 500) on a value it cannot parse; its check that a
- * form post comes from the site's own origin also throws. Here those become plain 4xx answers, and X-Forwarded-Host
- * is dropped: which host the site is never comes from a request (PUBLIC_URL names it).
+ * the Host and X-Forwarded-Host headers and the path, and throws (a 500) on a value it cannot parse: here those become
+ * plain 4xx answers. Its check that a form post comes from the site's own origin also throws: here a cross-site post
+ * is marked for the actions' own refusal in words (markCrossSite). X-Forwarded-Host is dropped: which host the site
+ * is never comes from a request (PUBLIC_URL names it).
  */
 
 export interface Refusal {
@@ -59,30 +61,14 @@ export function isValidForwardedProto(value: string): boolean {
   return value.split(",").every((part) => /^\s*https?\s*$/i.test(part));
 }
 
-/**
- * For a post: the Origin a browser sent must be this host's, as Remix's own check demands (it compares the Origin's
- * host with the Host header). No Origin (a script or an old browser) passes, as it does in Remix.
- */
-export function isSameOrigin(origin: string | undefined, host: string | undefined): boolean {
-  if (origin === undefined) return true;
-  if (origin === "null" || host === undefined) return false;
-  try {
-    return new URL(origin).host === host.toLowerCase();
-  } catch {
-    return false;
-  }
-}
-
 export function checkRequest({
   method,
   url,
   host,
-  origin,
 }: {
   method: string;
   url: string;
   host: string | undefined;
-  origin: string | undefined;
 }): Refusal | null {
   if (!(allowedMethods as readonly string[]).includes(method)) {
     return { status: 405, message: "Method Not Allowed", headers: { Allow: allowedMethods.join(", ") } };
@@ -99,14 +85,6 @@ export function checkRequest({
     const status = method === "POST" ? 308 : 301;
     return { status, message: `Moved to ${canonical}`, headers: { Location: canonical + (query ? `?${query}` : "") } };
   }
-  if (method === "POST" && !isSameOrigin(origin, host)) {
-    return {
-      status: 403,
-      message:
-        "Forbidden: this form can only be sent from the site's own pages. If you used the site's form, the proxy in " +
-        "front of it must pass the browser's Host header on unchanged.",
-    };
-  }
   return null;
 }
 
@@ -119,12 +97,12 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, next: Ne
   // http or https is dropped rather than allowed to break that URL.
   const proto = req.headers["x-forwarded-proto"];
   if (proto !== undefined && !isValidForwardedProto(String(proto))) delete req.headers["x-forwarded-proto"];
-  const origin = req.headers.origin;
-  const refusal = checkRequest({ method: req.method ?? "", url: req.url ?? "", host: req.headers.host, origin });
+  const refusal = checkRequest({ method: req.method ?? "", url: req.url ?? "", host: req.headers.host });
   freeConnectionAfterResponse(req, res);
   if (!refusal) {
     // Remix compares the Origin with the Host as given; a host is case-insensitive.
     if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+    markCrossSite(req);
     return next();
   }
   res.writeHead(refusal.status, {
@@ -137,11 +115,32 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, next: Ne
 }
 
 /**
+ * A post another site started is refused by every action (app/http/admit.server.ts), in words on a page, with
+ * JavaScript too. Remix's own check would throw first (a 500) when the Origin is not the Host, so such a post reaches
+ * Remix without its Origin and with what the rule found said the way a browser says it: Sec-Fetch-Site: cross-site.
+ */
+function markCrossSite(req: IncomingMessage): void {
+  if (req.method !== "POST") return;
+  const crossSite = isCrossSite({
+    fetchSite: req.headers["sec-fetch-site"] as string | undefined,
+    origin: req.headers.origin,
+    host: req.headers.host,
+  });
+  if (!crossSite) return;
+  delete req.headers.origin;
+  req.headers["sec-fetch-site"] = "cross-site";
+}
+
+/**
  * A body nobody read (a post to a page without an action, a refusal) would stall the next request on this keep-alive
  * connection: Node reads it away only when nothing ever started reading it, and Remix's adapter has. Once the answer is
  * sent, the rest is read and dropped; an endless one is cut off by the server's requestTimeout.
  */
 function freeConnectionAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  // A client that asked to close after its post (Connection: close) would otherwise have the socket closed under its
+  // unsent body once an early answer (a 413) is out: a reset instead of the answer. The socket stays open until the
+  // body is read away; the client closes it then.
+  if (req.method === "POST" && !req.complete) res.shouldKeepAlive = true;
   res.once("finish", () => {
     if (req.complete || req.destroyed) return;
     req.removeAllListeners("data");

@@ -42,9 +42,15 @@ export const inboxCopy = {
   },
   erase: {
     title: "Erase this person's enquiries",
-    intro: "This deletes every enquiry sent from this address, with their notifications. It cannot be undone.",
+    intro:
+      "This deletes every enquiry sent from this address, with their notifications. It cannot be undone. Copies " +
+      "already e-mailed or posted to chat are not touched: delete them there too.",
     confirm: "Erase them all",
     cancel: "Keep them",
+    /** After the erase, when the v1 import file (INBOX_FILE) still names the address: the site never rewrites it. */
+    stillInV1File: (file: string) =>
+      `The old v1 inbox file ${file} on the server still holds this person's address. The site will not import ` +
+      "it again, but the file is a copy: delete the file, or remove their lines from it.",
   },
   activity: { title: "Activity", empty: "Nothing yet." },
 } as const;

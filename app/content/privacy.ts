@@ -16,7 +16,8 @@ export const privacyPage = {
   why: "Only to read your enquiry and answer it. We never sell it, share it for marketing or add you to a mailing list.",
   howLongHeading: "For how long",
   howLong: (days: number) =>
-    `Enquiries are deleted automatically ${days} days after they arrive, with every record of their notifications.`,
+    `Enquiries are deleted automatically ${days} days after they arrive, with every record of their notifications; ` +
+    "the inbox's own records of who did what (logins, exports) are deleted after the same time.",
   spamHowLong: (days: number) =>
     `Messages our filter holds back as spam are deleted after ${days} days. If yours was one by mistake, we can still ` +
     "find it and answer within that time.",
@@ -31,10 +32,20 @@ export const privacyPage = {
       .filter(Boolean)
       .join(" "),
   erasureHeading: "Having it erased",
-  erasure:
-    "Send us a message through the contact form, from the e-mail address you used, and ask us to erase your data. " +
-    "We delete every enquiry from that address and keep only a scrambled fingerprint of the address (which cannot be " +
-    "turned back into it) so that old copies can never be restored. We confirm by e-mail.",
+  /** `overwrittenAtOnce`: SQLite overwrites deleted rows at the erase; PostgreSQL reuses their space later. */
+  erasure: (overwrittenAtOnce: boolean) =>
+    [
+      "Send us a message through the contact form, from the e-mail address you used, and ask us to erase your data.",
+      "We delete every enquiry from that address, with every record of its notifications.",
+      overwrittenAtOnce
+        ? "The site's database overwrites what was deleted within seconds."
+        : "The site's database never shows what was deleted again, and overwrites it as the space is reused.",
+      "The site's logs do not record your words or your address.",
+      "We keep only a keyed fingerprint of the address, from which the address cannot be read back, so that an old " +
+        "copy of our inbox can never bring your enquiries back.",
+      "The copies e-mailed or posted to our team when your enquiry arrived are not in the site: we delete those by " +
+        "hand. A backup made before the erase keeps your enquiry until that backup is deleted. We confirm by e-mail.",
+    ].join(" "),
   contactLink: "Write to us",
 } as const;
 

@@ -40,6 +40,19 @@ export const errorPage = {
   message: "An unexpected error stopped this page from loading. Please try again in a moment.",
 } as const;
 
+/** A post refused before its page could handle it (app/http/admit.server.ts); the page shows the reason in words. */
+export const refusals = {
+  title: `Not sent | ${brand.name}`,
+  heading: "That could not be sent",
+  back: "Back to the page",
+  crossSite:
+    "Refused: this form was sent from another site, not from this site's own pages. Open the page on this site and " +
+    "send it again from there.",
+  tooLarge: (maxBytes: number) =>
+    `Refused: what was sent is larger than the ${Math.round(maxBytes / 1024)} KiB this form takes. Nothing was ` +
+    "kept. Shorten it and send it again.",
+} as const;
+
 /** What the link-preview image shows (the first slide's photo, or its drawn art). */
 export const socialImageAlt = `${brand.name}: a custom Halloween haunt prop`;
 

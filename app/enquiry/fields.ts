@@ -1,3 +1,4 @@
+import { defaultBodyCap } from "~/http/body-caps";
 import { contactForm } from "~/content/site";
 
 /**
@@ -27,4 +28,4 @@ export const honeypotField = "company_website";
 export const formTokenField = "form_token";
 
 /** Request bodies above this are refused before they are read whole. Four full fields fit easily. */
-export const maxBodyBytes = 64 * 1024;
+export const maxBodyBytes = defaultBodyCap;

@@ -2,13 +2,14 @@ import type { AppLoadContext } from "@remix-run/node";
 import { clientKey } from "~/enquiry/rate-limit.server";
 import { loginHashing } from "~/owner/hash-gate.server";
 import { deriveOnHashThread } from "~/owner/hash-thread.server";
+import { bodyCapFor } from "~/http/body-caps";
+import { readForm } from "~/http/form.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
 import {
   hashSessionId,
   inboxStore,
   loginThrottle,
   newSessionId,
-  refuseCrossSite,
   requireEmbedded,
   safeNext,
   sessionCookie,
@@ -41,9 +42,8 @@ export async function logIn(request: Request, context: AppLoadContext, now = new
 async function attempt(request: Request, context: AppLoadContext, now: Date): Promise<LoginOutcome> {
   requireEmbedded(context);
   const { config } = context.services;
-  refuseCrossSite(request, config);
   const store = inboxStore(context);
-  const form = await request.formData();
+  const form = await readForm(request, bodyCapFor("routes/inbox.login"));
   const email = String(form.get("email") ?? "").slice(0, 254);
   const password = String(form.get("password") ?? "").slice(0, 1024);
   const next = safeNext(String(form.get("next") ?? ""));

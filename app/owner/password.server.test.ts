@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, isCommonPassword, passwordProblem, verifyPassword } from "~/owner/password.server";
+import { hashPassword, verifyPassword } from "~/owner/password.server";
 
 describe("operator passwords", () => {
   it("are stored as argon2id PHC strings with OWASP's parameters and a fresh salt each time", async () => {
@@ -17,14 +17,5 @@ describe("operator passwords", () => {
     expect(await verifyPassword("grave digger at midnight", stored)).toBe(false);
     expect(await verifyPassword("Grave digger at midnight", "plaintext")).toBe(false);
     expect(await verifyPassword("", stored.replace(/\$[^$]+$/, "$AAAA"))).toBe(false);
-  });
-
-  it("need 12 to 128 characters, no composition rules, and none of the most common ones", () => {
-    expect(passwordProblem("short pass")).toMatch(/at least 12/);
-    expect(passwordProblem("x".repeat(129))).toMatch(/at most 128/);
-    expect(passwordProblem("all lowercase words here")).toBeNull();
-    expect(passwordProblem("🎃".repeat(12))).toBeNull(); // characters, not bytes or UTF-16 units
-    for (const common of ["password", "123456", "qwerty", "letmein"]) expect(isCommonPassword(common)).toBe(true);
-    expect(passwordProblem("Unbelievable")).toMatch(/most common/);
   });
 });

@@ -7,7 +7,8 @@ import type { Operator } from "~/store/owner-types";
 import type { InboxStore } from "~/store/types";
 
 /**
- * The owner's inbox's gate: only in embedded mode, only for a logged-in operator, never for a cross-site post.
+ * The owner's inbox's gate: only in embedded mode, only for a logged-in operator. (A cross-site post never reaches an
+ * action: app/http/admit.server.ts.)
  * Sessions live in the database (every instance accepts them); the cookie holds a random id of 256 bits and the
  * database only its SHA-256, so a copy of the database opens no session.
  */
@@ -86,21 +87,6 @@ export function inboxStore(context: AppLoadContext): InboxStore {
   });
 }
 
-/**
- * Refuses a state-changing request that another site started (403): the browser says cross-site (Sec-Fetch-Site), or
- * the Origin is not PUBLIC_URL's. A request with neither header is refused too: every browser sends Origin with a
- * post. Checked whether or not a session cookie came along, and without any JavaScript.
- */
-export function refuseCrossSite(request: Request, config: Config): void {
-  const fetchSite = request.headers.get("Sec-Fetch-Site");
-  const origin = request.headers.get("Origin");
-  const ownOrigin = new URL(config.publicUrl).origin;
-  const crossSite = fetchSite !== null && fetchSite !== "same-origin";
-  if (crossSite || origin !== ownOrigin) {
-    throw plain(403, "Refused: this request did not come from the inbox's own pages. Open the inbox and try again.");
-  }
-}
-
 export interface OperatorSession {
   operator: Operator;
   store: InboxStore;
@@ -111,7 +97,6 @@ export interface OperatorSession {
 export async function requireOperator(request: Request, context: AppLoadContext): Promise<OperatorSession> {
   requireEmbedded(context);
   const { config } = context.services;
-  if (request.method !== "GET" && request.method !== "HEAD") refuseCrossSite(request, config);
   const store = inboxStore(context);
   const id = sessionIdOf(request, config);
   const session = id ? await store.useSession(hashSessionId(id), sessionLimits) : null;

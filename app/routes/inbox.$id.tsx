@@ -12,6 +12,7 @@ import {
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 import { channels, type Channel } from "~/store/types";
 
 export const meta: MetaFunction = () => [
@@ -31,13 +32,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!enquiry) throw notFound();
   const resendable = [...new Set([...context.services.channels(), ...enquiry.notifications.map((n) => n.channel)])];
   return data(
-    {
+    shownToOwner({
       operator: operator.email,
       enquiry,
       resendable,
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
-    },
+    }),
     { headers: privateHeaders },
   );
 }

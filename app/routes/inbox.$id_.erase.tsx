@@ -5,6 +5,8 @@ import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
+import { v1FileHolds } from "~/store/v1-import.server";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
@@ -18,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!enquiry) throw notFound();
   const all = await store.enquiriesFrom(enquiry.email);
   return data(
-    {
+    shownToOwner({
       operator: operator.email,
       id: enquiry.id,
       email: enquiry.email,
@@ -29,7 +31,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         firstLine: item.message.split(/\r?\n/)[0]?.slice(0, 120) ?? "",
         notifications: item.notifications.length,
       })),
-    },
+    }),
     { headers: privateHeaders },
   );
 }
@@ -41,7 +43,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const count = await store.erase(enquiry.email);
   // Who and when, never what they wrote: the address's enquiries are gone, so the log names only how many.
   await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });
-  return redirect(`/inbox?erased=${count}`, { headers: privateHeaders });
+  const { inboxFile } = context.services.config;
+  const inV1File = await v1FileHolds(inboxFile, enquiry.email).catch((error: Error) => {
+    console.error(`inbox: could not read ${inboxFile} to check it for the erased address: ${error.message}`);
+    return false;
+  });
+  if (inV1File) console.log(`inbox: ${inboxCopy.erase.stillInV1File(inboxFile)}`);
+  return redirect(`/inbox?erased=${count}${inV1File ? "&v1=1" : ""}`, { headers: privateHeaders });
 }
 
 export default function InboxErase() {

@@ -7,6 +7,7 @@ import { absoluteTime, timeAgo } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 import { folders } from "~/store/owner-types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
@@ -23,13 +24,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const erased = Number.parseInt(url.searchParams.get("erased") ?? "", 10);
   return data(
-    {
+    shownToOwner({
       operator: operator.email,
       place,
       counts,
       hasMore,
       now: new Date(),
       erased: Number.isSafeInteger(erased) ? erased : null,
+      // After an erase: the v1 file that still holds the address, which only the operator can change.
+      stillInV1File: url.searchParams.get("v1") === "1" ? context.services.config.inboxFile : null,
       items: items.map((item) => ({
         id: item.id,
         receivedAt: item.receivedAt,
@@ -43,13 +46,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         status: item.status,
         notifications: item.notifications.map(({ channel, state }) => ({ channel, state })),
       })),
-    },
+    }),
     { headers: privateHeaders },
   );
 }
 
 export default function InboxList() {
-  const { operator, place, counts, hasMore, now, items, erased } = useLoaderData<typeof loader>();
+  const { operator, place, counts, hasMore, now, items, erased, stillInV1File } = useLoaderData<typeof loader>();
   const searching = place.search !== "";
   return (
     <InboxShell operator={operator}>
@@ -59,6 +62,7 @@ export default function InboxList() {
       </p>
       <div className="mt-4">
         <Notice text={erased === null ? null : `Erased ${erased} ${erased === 1 ? "enquiry" : "enquiries"}.`} />
+        <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
       </div>
       <nav aria-label="Folders" className="mt-2">
         <ul className="flex flex-wrap gap-2">

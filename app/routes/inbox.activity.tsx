@@ -5,6 +5,7 @@ import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.activity.title} | ${inboxCopy.title}` },
@@ -23,7 +24,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
   const entries = await store.listActivity({ limit: perPage + 1, offset: (page - 1) * perPage });
   return data(
-    { operator: operator.email, entries: entries.slice(0, perPage), page, hasMore: entries.length > perPage },
+    shownToOwner({
+      operator: operator.email,
+      entries: entries.slice(0, perPage),
+      page,
+      hasMore: entries.length > perPage,
+    }),
     { headers: privateHeaders },
   );
 }

@@ -25,7 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await store.logActivity({
     actor: operator.email,
     action: "exported CSV",
-    detail: `folder ${place.folder}${place.search ? `, search "${place.search.slice(0, 60)}"` : ""}`,
+    // That a search narrowed it, never what was searched: the words are a visitor's name or address.
+    detail: `folder ${place.folder}${place.search ? ", with a search" : ""}`,
   });
   const encoder = new TextEncoder();
   const iterator = rows[Symbol.asyncIterator]();

@@ -3,6 +3,7 @@ import { data, Form, redirect, useActionData, useLoaderData, useNavigation } fro
 import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders } from "~/owner/headers";
+import { tooLargeWords } from "~/http/form.server";
 import { logIn } from "~/owner/login.server";
 import { dummyHash } from "~/owner/password.server";
 import {
@@ -42,7 +43,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await logIn(request, context);
+  const outcome = await logIn(request, context).catch(async (error: unknown) => {
+    // A body over the cap: the login page again, with the reason beside the form.
+    const words = await tooLargeWords(error);
+    if (words === undefined) throw error;
+    return { kind: "too-large", words } as const;
+  });
+  if (outcome.kind === "too-large") {
+    return data({ error: outcome.words, email: "" }, { status: 413, headers: privateHeaders });
+  }
   if (outcome.kind === "ok") {
     return redirect(outcome.next, { headers: { ...privateHeaders, "Set-Cookie": outcome.cookie } });
   }

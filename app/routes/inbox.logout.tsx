@@ -4,6 +4,7 @@ import { buttonClass, InboxShell } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders } from "~/owner/headers";
 import { clearedSessionCookie, privateHeaders, requireOperator } from "~/owner/session.server";
+import { shownToOwner } from "~/owner/shown";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.nav.logout }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
@@ -11,7 +12,7 @@ export const headers = inboxHeaders;
 /** A link to /inbox/logout shows a one-button page: logging out is a post, so another site cannot do it. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { operator } = await requireOperator(request, context);
-  return data({ operator: operator.email }, { headers: privateHeaders });
+  return data(shownToOwner({ operator: operator.email }), { headers: privateHeaders });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

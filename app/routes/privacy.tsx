@@ -5,10 +5,14 @@ import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(privacyPage, canonicalUrl(args, "/privacy"));
 
-/** The numbers and channels the page states, from the configuration (RETENTION_DAYS, SPAM_RETENTION_DAYS, NOTIFY_*). */
+/**
+ * The numbers and channels the page states, from the configuration (RETENTION_DAYS, SPAM_RETENTION_DAYS, NOTIFY_*,
+ * and DATABASE_URL's kind: what an erase does to the deleted bytes differs, docs/spam-and-retention.md).
+ */
 export function loader({ context }: LoaderFunctionArgs) {
-  const { retention, notify } = context.services.config;
+  const { retention, notify, database } = context.services.config;
   return {
+    overwrittenAtOnce: database?.kind !== "postgres",
     retentionDays: retention?.retentionDays ?? 365,
     spamRetentionDays: retention?.spamRetentionDays ?? 30,
     channels: { email: Boolean(notify?.email), chat: Boolean(notify?.webhookUrl) },
@@ -25,7 +29,7 @@ function Part({ heading, children }: { heading: string; children: React.ReactNod
 }
 
 export default function Privacy() {
-  const { retentionDays, spamRetentionDays, channels } = useLoaderData<typeof loader>();
+  const { retentionDays, spamRetentionDays, channels, overwrittenAtOnce } = useLoaderData<typeof loader>();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{privacyPage.heading}</h1>
@@ -44,7 +48,7 @@ export default function Privacy() {
         <p>{privacyPage.who(channels)}</p>
       </Part>
       <Part heading={privacyPage.erasureHeading}>
-        <p>{privacyPage.erasure}</p>
+        <p>{privacyPage.erasure(overwrittenAtOnce)}</p>
         <p>
           <Link
             to="/contact"

@@ -45,6 +45,12 @@ const operatorFrom = (row: Row): Operator => ({
   createdAt: time(row.created_at),
 });
 
+/** For an erase: the login throttle's rows keyed by an address someone typed at the login (the key is the address). */
+export const forgetLoginsOf = (accountKey: string) => ({
+  sql: "DELETE FROM login_failures WHERE account_key = ?",
+  params: [accountKey],
+});
+
 export function ownerOperations(db: SqlClient): OwnerStore {
   /** The enquiries of these rows with their notifications, in the rows' order. */
   const withDelivery = async (rows: Row[]): Promise<EnquiryWithDelivery[]> => {

@@ -111,6 +111,12 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
     probe: async () => {
       await transaction([{ sql: "SELECT 1 AS ok" }]);
     },
+    // VACUUM cannot run in a transaction; the names are the store's own tables, never input. It removes the deleted
+    // rows' dead tuples and makes their space reusable (the bytes stay until new rows overwrite them).
+    scrub: async (tables: readonly string[]) => {
+      await withTimeout(pool.query(`VACUUM ${tables.join(", ")}`), timeoutMs, "VACUUM");
+      return true;
+    },
     migrate: (migrations: readonly Migration[]) =>
       inTransaction(async (client) => {
         await client.query("SELECT pg_advisory_xact_lock($1)", [migrationLock]);

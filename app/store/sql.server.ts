@@ -26,6 +26,13 @@ export interface SqlClient {
   migrate(migrations: readonly Migration[]): Promise<number[]>;
   /** Succeeds when the database would take a write now (readiness); fails with StoreUnavailableError otherwise. */
   probe(): Promise<void>;
+  /**
+   * After personal data was deleted: leaves no copy of it in the database's own files where that can be done (SQLite:
+   * the WAL checkpointed and truncated; PostgreSQL: VACUUM of the tables, see docs/spam-and-retention.md). False when
+   * it could not finish now (another reader), so the caller tries again. `erase`: also what deletions made before
+   * this scrubbing existed left behind (SQLite: a VACUUM, once per database; a purge does not wait for that).
+   */
+  scrub(tables: readonly string[], options?: { erase?: boolean }): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -27,6 +27,7 @@ import {
 
 type Request =
   | { id: number; op: "probe" }
+  | { id: number; op: "scrub"; erase: boolean }
   | { id: number; op: "query"; statement: Statement }
   | { id: number; op: "transaction"; statements: readonly Statement[] }
   | { id: number; op: "migrate"; migrations: readonly Migration[] };
@@ -61,7 +62,8 @@ function sqliteWorker() {
   const db = new DatabaseSync(path, { timeout: workerData.busyTimeoutMs });
   // A descriptor of our own on the file SQLite opened: fstat tells its identity (device, inode) for as long as we run.
   const fd = openSync(path, "r");
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+  // secure_delete: a deleted row's bytes are overwritten with zeros in its page, not left in free space (an erase).
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;");
 
   /** Throws when the file at the path is not the one open here (removed, or replaced by another file). */
   const checkFile = () => {
@@ -125,17 +127,29 @@ function sqliteWorker() {
     return null;
   };
 
+  // After an erase: the WAL's copies of the changed pages go into the database file (where secure_delete has zeroed
+  // the rows) and the WAL is truncated to nothing. False when a reader still needs old frames (tried again later).
+  const scrub = (erase: boolean) => {
+    // A database written before secure_delete was on may hold deleted rows in free space: rebuilt once (user_version 1).
+    if (erase && Number(db.prepare("PRAGMA user_version").get()?.user_version) === 0)
+      db.exec("VACUUM; PRAGMA user_version = 1");
+    const row = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    return Number(row?.busy) === 0;
+  };
+
   parentPort!.on("message", (request: Request) => {
     try {
       checkFile();
       const result =
         request.op === "probe"
           ? probe()
-          : request.op === "query"
-            ? run(request.statement)
-            : request.op === "transaction"
-              ? inTransaction(() => request.statements.map(run))
-              : migrate(request.migrations);
+          : request.op === "scrub"
+            ? scrub(request.erase)
+            : request.op === "query"
+              ? run(request.statement)
+              : request.op === "transaction"
+                ? inTransaction(() => request.statements.map(run))
+                : migrate(request.migrations);
       parentPort!.postMessage({ id: request.id, result });
     } catch (error) {
       const { message, errcode } = error as { message: string; errcode?: number };
@@ -266,6 +280,7 @@ export function openSqlite(
       return call<number[]>({ op: "migrate", migrations }, "migration");
     },
     probe,
+    scrub: (_tables, { erase = false } = {}) => call<boolean>({ op: "scrub", erase }, "checkpoint"),
     async close() {
       closed = true;
       clearInterval(monitor);

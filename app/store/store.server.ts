@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { DatabaseLocation } from "~/config.server";
 import { migrations } from "~/store/migrations.server";
-import { ownerOperations } from "~/store/owner.server";
+import { forgetLoginsOf, ownerOperations } from "~/store/owner.server";
 import { openPostgres } from "~/store/postgres.server";
 import type { Row, SqlClient, Statement } from "~/store/sql.server";
 import { openSqlite } from "~/store/sqlite.server";
@@ -70,6 +70,10 @@ function v1Id(record: V1Record): string {
   return `v1-${digest.slice(0, 32)}`;
 }
 
+/** How often, and how far apart, a scrub that another reader holds up is tried: within 5 s of the erase. */
+const scrubAttempts = 5;
+const scrubPauseMs = 800;
+
 /** The store's logic, written once over a SqlClient; only the claim and the duplicate lock differ per dialect. */
 export function createInboxStore(db: SqlClient): InboxStore {
   const postgres = db.dialect === "postgres";
@@ -97,6 +101,27 @@ export function createInboxStore(db: SqlClient): InboxStore {
       { sql: "SELECT value FROM site_keys WHERE name = ?", params: [name] },
     ]);
     return Buffer.from(String(results[1]![0]!.value), "base64");
+  };
+
+  /**
+   * After an erase or a purge: no copy of the deleted rows left in the database's files (docs/spam-and-retention.md). The rows are
+   * gone for every query already, so a scrub that cannot finish is logged, not thrown; the next erase or purge scrubs again.
+   */
+  const scrub = async (tables: readonly string[], erase: boolean) => {
+    for (let attempt = 1; attempt <= scrubAttempts; attempt++) {
+      try {
+        if (await db.scrub(tables, { erase })) return;
+      } catch (error) {
+        console.error(
+          `inbox: DELETED ROWS NOT SCRUBBED: ${(error as Error).message}; they may stay in the database's files until the next erase or purge`,
+        );
+        return;
+      }
+      if (attempt < scrubAttempts) await new Promise((resolve) => setTimeout(resolve, scrubPauseMs));
+    }
+    console.error(
+      "inbox: DELETED ROWS NOT SCRUBBED: another reader kept the write-ahead log busy; they may stay in it until the next erase or purge",
+    );
   };
 
   return {
@@ -195,9 +220,10 @@ export function createInboxStore(db: SqlClient): InboxStore {
       const results = await db.transaction([
         // One purge at a time across instances; a second one waits, then finds nothing left to delete.
         ...(postgres ? [{ sql: "SELECT pg_advisory_xact_lock(hashtext('inbox-purge'))::text AS locked" }] : []),
+        // Entries of old enquiries, and any entry past the retention (failed logins with the addresses tried, exports).
         {
-          sql: `DELETE FROM activity WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
-          params: cutoffs,
+          sql: `DELETE FROM activity WHERE at < ? OR enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
+          params: [enquiriesBefore.getTime(), ...cutoffs],
         },
         {
           sql: `DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
@@ -208,6 +234,8 @@ export function createInboxStore(db: SqlClient): InboxStore {
       ]);
       const [activity, notifications, enquiries, formTokens] = results.slice(postgres ? 1 : 0);
       const spam = enquiries!.filter((row) => row.status === "spam").length;
+      if (activity!.length + notifications!.length + enquiries!.length > 0)
+        await scrub(["enquiries", "notifications", "activity"], false);
       return {
         enquiries: enquiries!.length - spam,
         spam,
@@ -369,15 +397,22 @@ export function createInboxStore(db: SqlClient): InboxStore {
       const key = emailKey(email);
       const hash = erasedHash(await siteKey(erasedKeyName), key);
       const from = "(SELECT id FROM enquiries WHERE email_key = ?)";
-      const [, , , erased] = await db.transaction([
+      const [, , , , , erased] = await db.transaction([
         {
           sql: "INSERT INTO erased_addresses (hash, erased_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
           params: [hash, now.getTime()],
         },
         { sql: `DELETE FROM activity WHERE enquiry_id IN ${from}`, params: [key] },
+        // Failed logins typed with this address name it (the activity's actor, the throttle's key): they go too.
+        {
+          sql: "DELETE FROM activity WHERE enquiry_id IS NULL AND action LIKE 'login %' AND LOWER(TRIM(actor)) = ?",
+          params: [key],
+        },
+        forgetLoginsOf(key),
         { sql: `DELETE FROM notifications WHERE enquiry_id IN ${from}`, params: [key] },
         { sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
       ]);
+      await scrub(["enquiries", "notifications", "activity"], true);
       return erased!.length;
     },
 

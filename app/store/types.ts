@@ -108,7 +108,10 @@ export interface InboxStore extends OwnerStore {
     actor: string,
     now?: Date,
   ): Promise<"done" | "not-spam" | "not-found">;
-  /** Deletes enquiries received before the cut-offs, with their notifications and activity; one purge at a time. */
+  /**
+   * Deletes enquiries received before the cut-offs, with their notifications and activity, and every activity entry
+   * older than the enquiries' cut-off; one purge at a time.
+   */
   purge(cutoffs: { enquiriesBefore: Date; spamBefore: Date }, now?: Date): Promise<PurgeResult>;
   /** Whether a v1 file of this size and modification time (or, when given, content hash) was imported whole. */
   v1FileImported(file: { size: number; mtimeMs: number; sha256?: string }): Promise<boolean>;
@@ -132,7 +135,8 @@ export interface InboxStore extends OwnerStore {
   retryFailed(now?: Date): Promise<number>;
   /**
    * Deletes every enquiry from this address (any case) with its notifications and activity, and remembers the
-   * address as a keyed hash so no import brings them back. Resolves with how many enquiries.
+   * address as a keyed hash so no import brings them back; then leaves no copy in the database's files (SqlClient
+   * scrub). Resolves with how many enquiries.
    */
   erase(email: string, now?: Date): Promise<number>;
   /** Resolves when the database answers. */

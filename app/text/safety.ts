@@ -56,3 +56,9 @@ export function csvCell(value: string): string {
   // A tab is quoted too: a spreadsheet that guesses the separator splits at tabs.
   return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
+
+/**
+ * For an owner's web page, in text and in attributes: line breaks kept (as \n), every other control, bidi and
+ * direction-mark character shown as U+FFFD, as the CLI does, so "Bob\u202Egnp.exe" never reads as "Bobexe.png".
+ */
+export const onOwnerPage = (text: string): string => visible(text.replace(/\r\n?/g, "\n"));

@@ -1,9 +1,11 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { describeDatabase, getConfig } from "~/config.server";
+import { inboxCopy } from "~/content/inbox";
 import { configuredChannels } from "~/notify/outbox.server";
 import { describePurge, purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
+import { v1FileHolds } from "~/store/v1-import.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
 import { csvCell, escapedUnsafe, visible } from "~/text/safety";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
@@ -19,8 +21,9 @@ const usage = `Usage: npm run inbox [-- [command] [options]]
 Commands:
   list (default)   the stored enquiries, newest first, with their notifications
   retry            put failed notifications back to pending: the running server sends them
-  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications, for good: a keyed hash
-                   of the address is kept so that no import brings them back
+  erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications, for good, leaving no
+                   copy in the database's files: a keyed hash of the address is kept so that no import brings
+                   them back; says so when the v1 file (INBOX_FILE) still holds the address
   not-spam ID      the enquiry held as spam becomes new; the running server sends its notifications
   purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
                    it at start and daily) and say what was deleted
@@ -89,6 +92,13 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
       io.stdout.write(
         `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
       );
+      const inV1File = await v1FileHolds(config.inboxFile, rest[0]!).catch((error: Error) => {
+        io.stderr.write(
+          `inbox: could not read ${visible(config.inboxFile)} to check it for the address: ${error.message}\n`,
+        );
+        return false;
+      });
+      if (inV1File) io.stdout.write(`${inboxCopy.erase.stillInV1File(visible(config.inboxFile))}\n`);
     } else if (command === "not-spam") {
       const id = rest[0]!;
       const result = await store.markNotSpam(id, configuredChannels(config.notify), "cli");

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { describeDatabase, getConfig } from "~/config.server";
-import { hashPassword, passwordProblem } from "~/owner/password.server";
+import { passwordProblem } from "~/owner/password-policy.server";
+import { hashPassword } from "~/owner/password.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/types";
 import { visible } from "~/text/safety";
@@ -57,7 +58,7 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
       io.stderr.write(`inbox: ${(error as Error).message}\n`);
       return 1;
     }
-    const problem = passwordProblem(password);
+    const problem = await passwordProblem(password, { email: rest[0]! });
     if (problem) {
       io.stderr.write(`inbox: ${problem}. Nothing was changed.\n`);
       return 1;

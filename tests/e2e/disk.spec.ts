@@ -6,6 +6,7 @@ import { startSite } from "../support/site-server";
 import { expect, test } from "./fixtures";
 import { expectValues, fill, send, status } from "./form";
 import { enquiry } from "../support/enquiry";
+import { e2ePortBase } from "./servers";
 
 /**
  * The data directory removed under the running server, JavaScript on and off: the visitor is told the enquiry could
@@ -14,7 +15,7 @@ import { enquiry } from "../support/enquiry";
  * the E2E block) so that one project's removal never meets the other's test.
  */
 
-const base = Number(process.env.E2E_PORT_BASE ?? 3200);
+const base = e2ePortBase;
 
 test("data directory removed: could not confirm, the words kept, then sent once the file is back", async ({
   page,

@@ -6,6 +6,7 @@ import type { Page } from "@playwright/test";
 import { carousel } from "../../app/content/site";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { expect, test, waitForHydration, widths } from "./fixtures";
+import { e2ePortBase } from "./servers";
 
 /**
  * The owner's photos in a real browser, JavaScript on and off: the site copy built with the three 12-megapixel fixture
@@ -21,7 +22,7 @@ test.beforeAll(async ({}, testInfo) => {
   // The first run on a machine encodes the fixture photos (a minute or two on a busy machine); later runs reuse them.
   testInfo.setTimeout(900_000);
   const dir = await buildPhotoSite();
-  const port = Number(process.env.E2E_PORT_BASE ?? 3200) + 40 + (testInfo.workerIndex % 20);
+  const port = e2ePortBase + 40 + (testInfo.workerIndex % 20);
   origin = `http://127.0.0.1:${port}`;
   const data = mkdtempSync(join(tmpdir(), "haunt-photos-e2e-"));
   server = spawn("node", ["build/server/index.js"], {

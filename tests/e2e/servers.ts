@@ -1,12 +1,37 @@
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
  * The servers the end-to-end tests start: the fake upstream API, the site proxying to it (short timeout so the
  * timeout test is quick), the site in embedded mode (no API_HOST) with its own inbox file, and the site pointed at
- * a port where nothing listens. E2E_PORT_BASE moves them all, so two checkouts can test side by side.
+ * a port where nothing listens. E2E_PORT_BASE moves them all; unset, a free block is found.
  */
-const base = Number(process.env.E2E_PORT_BASE ?? 3200);
+/** The block of ports the end-to-end tests use: base to base + 60 (the photo servers take +40 to +59). */
+const portCount = 61;
+
+/**
+ * E2E_PORT_BASE, or a free block found now: the runner evaluates this first and sets the variable, and the workers it
+ * starts inherit it, so that all of them agree on the ports. Never a fixed default: a developer's own server on one of
+ * the ports would stop the run.
+ */
+function portBase(): number {
+  if (!process.env.E2E_PORT_BASE) {
+    const found = spawnSync(
+      process.execPath,
+      [join(import.meta.dirname, "../support/free-port-range.mjs"), String(portCount)],
+      {
+        encoding: "utf8",
+      },
+    );
+    if (found.status !== 0) throw new Error(`no free ports for the end-to-end servers: ${found.stderr}`);
+    process.env.E2E_PORT_BASE = found.stdout.trim();
+  }
+  return Number(process.env.E2E_PORT_BASE);
+}
+
+export const e2ePortBase = portBase();
+const base = e2ePortBase;
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 const upstreamPort = base + 10;
@@ -15,6 +40,7 @@ const dataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
 export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
 export const ownerDatabase = join(dataDir, "owner.db");
+export const ownerAtDefaultDatabase = join(dataDir, "owner-default.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
   RATE_LIMIT_SITE_PER_MINUTE: "0",
@@ -76,8 +102,8 @@ export const e2eServers = {
     url: url(base + 2),
     env: { API_HOST: "http://127.0.0.1:9", API_TIMEOUT_MS: "3000", ...noRateLimits },
   },
-  // The owner's inbox (/inbox): embedded, at the PUBLIC_URL the tests use (the cross-site check compares Origin with
-  // it), behind one trusted proxy so that each test is its own client address for the login throttle. The spam filter
+  // The owner's inbox (/inbox): embedded, PUBLIC_URL naming 127.0.0.1 (tests/e2e/owner-address.spec.ts opens it at
+  // localhost too), behind one trusted proxy so that each test is its own client address for the login throttle. The spam filter
   // is off: these tests post through the form at once and need the enquiry in New (the spam server tests the filter).
   owner: {
     port: base + 6,
@@ -86,6 +112,20 @@ export const e2eServers = {
       API_HOST: "",
       DATABASE_URL: `file:${ownerDatabase}`,
       PUBLIC_URL: url(base + 6),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  },
+  // The owner's inbox with PUBLIC_URL left at its default (http://localhost:PORT), opened at the address the server
+  // prints (http://127.0.0.1:PORT): the login must work there (tests/e2e/owner-address.spec.ts).
+  ownerAtDefault: {
+    port: base + 8,
+    url: url(base + 8),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${ownerAtDefaultDatabase}`,
+      INBOX_FILE: join(dataDir, "owner-default.jsonl"),
       TRUST_PROXY: "1",
       ...noRateLimits,
       ...spamFilterOff,

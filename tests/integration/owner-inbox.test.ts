@@ -75,7 +75,9 @@ describe("operator commands", () => {
       code: 1,
       stderr: expect.stringMatching(/at least 12 characters\. Nothing was changed/),
     });
-    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "scandinavian\n").stderr).toMatch(/most common/);
+    expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "scandinavian\n").stderr).toMatch(
+      /too easy to guess/,
+    );
     expect(cli(databaseUrl, ["operator", "add", "owner@example.com"], "")).toMatchObject({ code: 1 });
     expect(cli(databaseUrl, ["operator", "add", "Owner@Example.com"], "a coffin full of bats\n")).toMatchObject({
       code: 0,
@@ -96,6 +98,28 @@ describe("operator commands", () => {
     for (const action of ["operator added", "operator password changed", "sessions revoked", "operator removed"])
       expect(activity).toContain(action);
     expect(activity).not.toMatch(/bats/);
+  });
+
+  it("add refuses repeated, sequential, common and context-built passwords, says why, and stores nothing", () => {
+    const email = "owner@grimforge.example";
+    const refused: [string, RegExp][] = [
+      ["Password1234", /one of the most common passwords/],
+      ["aaaaaaaaaaaa", /repeats characters or words/],
+      [" ".repeat(12), /repeats characters or words/],
+      ["123456789012", /most common|sequence/],
+      ["passwordpassword", /repeats characters or words/],
+      [email, /built on your e-mail address or the business's name/],
+      ["GrimforgeProps2026", /built on your e-mail address or the business's name/],
+    ];
+    for (const [password, reason] of refused) {
+      const result = cli(databaseUrl, ["operator", "add", email], `${password}\n`);
+      expect(result.code, password).toBe(1);
+      expect(result.stderr, password).toMatch(reason);
+      expect(result.stderr, password).toMatch(/Nothing was changed\.\n$/);
+    }
+    expect(cli(databaseUrl, ["operator", "list"]).stdout).not.toContain(email);
+    expect(cli(databaseUrl, ["operator", "add", email], "lantern velvet orchard 47\n").code).toBe(0);
+    expect(cli(databaseUrl, ["operator", "remove", email]).code).toBe(0);
   });
 });
 

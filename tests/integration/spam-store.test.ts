@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { readFile, utimes, writeFile } from "node:fs/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseLocation } from "~/config.server";
@@ -108,6 +109,52 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
       expect(await purgeOld(store, undefined, now)).toMatchObject({ enquiries: 0, spam: 0 });
     },
   );
+
+  it.skipIf(needsServer)(
+    "activity entries not tied to an enquiry (failed logins naming addresses, exports) expire with the retention",
+    async () => {
+      const store = await openStore();
+      const now = new Date();
+      const ago = (days: number) => new Date(now.getTime() - days * day);
+      for (let n = 0; n < 20; n++)
+        await store.logActivity(
+          { actor: `guess${n}@example.com`, action: "login failed", detail: "from 203.0.113.9" },
+          ago(400),
+        );
+      await store.logActivity({ actor: "owner@example.com", action: "exported CSV", detail: "folder all" }, ago(400));
+      await store.logActivity({ actor: "owner@example.com", action: "erased", detail: "1 enquiries" }, ago(366));
+      await store.logActivity(
+        { actor: "owner@example.com", action: "logged in", detail: "from 203.0.113.9" },
+        ago(364),
+      );
+      const result = await purgeOld(store, { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 }, now);
+      expect(result.activity).toBe(22);
+      expect((await store.listActivity({ limit: 100 })).map((entry) => entry.action)).toEqual(["logged in"]);
+    },
+  );
+
+  it.skipIf(needsServer)("an erase takes the failed logins typed with the address too, and scrubs", async () => {
+    const location = await fresh();
+    const store = await openStore(location);
+    const errors = vi.spyOn(console, "error");
+    await store.save(enquiry(1, "jane@example.com"), []);
+    await store.logActivity({ actor: "Jane@Example.com ", action: "login failed", detail: "from 203.0.113.9" });
+    await store.logActivity({
+      actor: "jane@example.com",
+      action: "login refused (throttled)",
+      detail: "from 203.0.113.9",
+    });
+    await store.logActivity({ actor: "guess@example.com", action: "login failed", detail: "from 203.0.113.9" });
+    await store.logActivity({ actor: "owner@example.com", action: "logged in", detail: "from 203.0.113.9" });
+    expect(await store.erase("JANE@example.com")).toBe(1);
+    expect((await store.listActivity({ limit: 100 })).map((entry) => entry.actor).sort()).toEqual([
+      "guess@example.com",
+      "owner@example.com",
+    ]);
+    // The scrub ran to the end (SQLite: the WAL truncated; PostgreSQL: VACUUM, outside a transaction).
+    expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(expect.stringMatching(/NOT SCRUBBED/));
+    if (location.kind === "sqlite") expect(statSync(`${location.path}-wal`).size).toBe(0);
+  });
 
   it.skipIf(name !== "PostgreSQL" || needsServer)(
     "two instances purging at once delete each row once (one at a time, by the advisory lock)",

@@ -4,6 +4,7 @@
 // Seeded: the same bytes every time, so the build's photo cache recognises them.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 
 const stored = { width: 3024, height: 4032 };
@@ -71,6 +72,45 @@ export async function makeFixturePhotos(dir) {
     writeFileSync(join(dir, `${photo.name}.json`), JSON.stringify({ alt: photo.alt, focus: [0.5, 0.4] }, null, 2));
   }
   return dir;
+}
+
+/** A small noisy JPEG (`width` x `height`), as a phone would send it. */
+export async function smallJpeg(width = 1200, height = 900, seed = 7) {
+  const next = random(seed);
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (next() * 256) | 0;
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** A JPEG cut short, as an interrupted copy leaves it: the first `fraction` of its bytes. */
+export async function truncatedJpeg(fraction = 0.5) {
+  const whole = await smallJpeg();
+  return whole.subarray(0, Math.floor(whole.length * fraction));
+}
+
+/**
+ * A PNG whose header claims `width` x `height` (30,000 x 30,000 is 900 megapixels) with one short row of data: a
+ * few hundred bytes that a decoder would have to expand to gigabytes.
+ */
+export function hugePngHeader(width = 30_000, height = 30_000) {
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const row = deflateSync(Buffer.alloc(1 + width * 3));
+  return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", row), chunk("IEND", Buffer.alloc(0))]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

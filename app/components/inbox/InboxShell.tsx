@@ -15,10 +15,14 @@ export const linkClass = "text-ember-300 underline underline-offset-4 hover:text
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium ${isActive ? "bg-night-700 text-ember-300" : "text-bone-100 hover:text-ember-300"}`;
 
-/** The logged-in inbox's frame: who is logged in, the inbox's own navigation, Log out (a plain form). */
+/**
+ * The logged-in inbox's frame: who is logged in, the inbox's own navigation, Log out (a plain form). Visitors' words may
+ * be 100 characters without a space: every owner page breaks a word that does not fit (inherited, and counted in
+ * flex and grid sizing, unlike break-word), so nothing widens the page past the window.
+ */
 export function InboxShell({ operator, children }: { operator: string; children: ReactNode }) {
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="mx-auto max-w-6xl px-4 py-8 [overflow-wrap:anywhere] sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-night-600 pb-4">
         <nav aria-label="Inbox">
           <ul className="flex flex-wrap gap-2">
