@@ -47,7 +47,7 @@ const operatorFrom = (row: Row): Operator => ({
 
 /** For an erase: the login throttle's rows keyed by an address someone typed at the login (the key is the address). */
 export const forgetLoginsOf = (accountKey: string) => ({
-  sql: "DELETE FROM login_failures WHERE account_key = ?",
+  sql: "DELETE FROM login_attempts WHERE account_key = ?",
   params: [accountKey],
 });
 
