@@ -2,10 +2,10 @@ import { getConfig } from "~/config.server";
 import { createEnquiryRateLimiter, rateLimitStore } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
-import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "~/notify/outbox.server";
 import { PageCache } from "~/pages/page-cache.server";
 import type { SiteServices } from "~/services.server";
 import { currentInbox, inboxChannels, startInbox, stopInbox } from "./database";
+import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last

@@ -2,12 +2,12 @@ import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { describeDatabase, getConfig } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
-import { configuredChannels } from "~/notify/outbox.server";
 import { describePurge, purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
 import { v1FileHolds } from "~/store/v1-import.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
 import { csvCell, escapedUnsafe, visible } from "~/text/safety";
+import { configuredChannels } from "../outbox";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 
 /**

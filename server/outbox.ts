@@ -1,0 +1,76 @@
+import type { NotifyConfig } from "~/config.server";
+import type { NotificationChannel } from "~/notify/channels/channel";
+import { createEmailChannel } from "~/notify/channels/email.server";
+import { formatForUrl } from "~/notify/channels/webhook-formats";
+import { createWebhookChannel } from "~/notify/channels/webhook.server";
+import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import type { Channel, InboxStore } from "~/store/types";
+
+/**
+ * The server process's notification sender: one outbox (app/notify/outbox.server.ts) for the configured channels,
+ * started once the inbox database is open, woken by each enquiry this process stores, stopped at the shutdown signal.
+ */
+
+/** The channels the configuration asks for, in the store's terms: save() creates one notification for each. */
+export function configuredChannels(notify: NotifyConfig | undefined): Channel[] {
+  const result: Channel[] = [];
+  if (notify?.email) result.push("email");
+  if (notify?.webhookUrl) result.push("webhook");
+  return result;
+}
+
+/** Where notifications go, for the start log: hosts and counts only (URLs and credentials are secrets). */
+function describeChannels(notify: NotifyConfig): string {
+  const parts: string[] = [];
+  if (notify.email) {
+    const smtp = new URL(notify.email.smtpUrl);
+    parts.push(`e-mail to ${notify.email.to.length} address(es) through ${smtp.protocol}//${smtp.host}`);
+  }
+  if (notify.webhookUrl)
+    parts.push(
+      `webhook at ${new URL(notify.webhookUrl).host} (${notify.webhookFormat ?? formatForUrl(notify.webhookUrl)} format)`,
+    );
+  return parts.join(", ");
+}
+
+let running: Outbox | undefined;
+/** Set by stopOutbox: a store that opens during shutdown must not start a sender nobody will stop. */
+let shutDown = false;
+
+/**
+ * Starts this process's sender for the configured channels. With none configured, enquiries are still stored, and
+ * the log says plainly that nobody will hear of them.
+ */
+export function startOutbox(
+  store: InboxStore,
+  notify: NotifyConfig | undefined,
+  options: Partial<OutboxOptions> = {},
+): Outbox | undefined {
+  if (running || shutDown) return running;
+  if (!notify || configuredChannels(notify).length === 0) {
+    console.warn(
+      "notify: no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
+        "enquiries are stored, but nobody will be notified. Read them with `npm run inbox`.",
+    );
+    return undefined;
+  }
+  const channels: NotificationChannel[] = [];
+  if (notify.email) channels.push(createEmailChannel(notify.email));
+  if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
+  running = createOutbox({ store, channels, ...options });
+  running.start();
+  console.log(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
+  return running;
+}
+
+/** Tells the sender that this process has just stored an enquiry, so it goes out now rather than at the next poll. */
+export function wakeOutbox(): void {
+  running?.wake();
+}
+
+export async function stopOutbox(): Promise<void> {
+  shutDown = true;
+  const outbox = running;
+  running = undefined;
+  await outbox?.stop();
+}
