@@ -1,8 +1,14 @@
 import type { Config } from "~/config.server";
-import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { HashGate } from "~/owner/hash-gate.server";
 import type { PageCache } from "~/pages/page-cache.server";
 import type { Channel, InboxStore } from "~/store/types";
+
+/** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */
+export interface RateLimitRefusal {
+  error: { title: string; detail: string };
+  /** Seconds until a place frees up (the Retry-After header). */
+  retryAfterSeconds: number;
+}
 
 /**
  * What the running process lends the app: built once by the server wing (server/services.ts) and handed to every

@@ -9,12 +9,11 @@ import {
 import { formTokenProblem } from "~/enquiry/form-token.server";
 import { postEnquiry } from "~/enquiry/forward.server";
 import { logAttempt } from "~/enquiry/log.server";
-import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
 import type { ApiError, Outcome } from "~/enquiry/status";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry } from "~/enquiry/spam";
-import type { SiteServices } from "~/services.server";
+import type { RateLimitRefusal, SiteServices } from "~/services.server";
 
 /**
  * The one way an enquiry comes in, for the contact form's action and for POST /api/site/save-contact:

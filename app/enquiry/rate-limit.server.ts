@@ -9,7 +9,7 @@ import {
 } from "rate-limiter-flexible";
 import type { Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
-import type { ApiError } from "~/enquiry/status";
+import type { RateLimitRefusal } from "~/services.server";
 
 /**
  * Caps how many enquiries are forwarded or stored: so many per minute for the site (a botnet cannot flood the inbox,
@@ -19,12 +19,6 @@ import type { ApiError } from "~/enquiry/status";
  * database on PostgreSQL, so every instance shares the limits; in this process's memory otherwise. Should PostgreSQL
  * not answer, the process counts in memory meanwhile rather than refuse or wave everyone through.
  */
-
-export interface RateLimitRefusal {
-  error: ApiError;
-  /** Seconds until a place frees up (the Retry-After header). */
-  retryAfterSeconds: number;
-}
 
 export interface RateLimits {
   sitePerMinute: number;
