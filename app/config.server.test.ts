@@ -15,6 +15,7 @@ describe("parseConfig", () => {
   it("has defaults for an empty environment: embedded back-end, 10 s timeout, port 3000", () => {
     expect(parseConfig({})).toEqual({
       port: 3000,
+      host: undefined,
       apiHost: undefined,
       apiTimeoutMs: 10_000,
       database: { kind: "sqlite", path: "data/enquiries.db" },
@@ -27,16 +28,15 @@ describe("parseConfig", () => {
       rateLimitClientPerHour: 10,
       rateLimitLoginPerMinute: 30,
       notify: { email: undefined, webhookUrl: undefined },
-      retention: { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 },
+      spam: { filter: true },
+      retention: { retentionDays: 365, spamRetentionDays: 30 },
     });
   });
 
   it("reads SPAM_FILTER, RETENTION_DAYS and SPAM_RETENTION_DAYS, and refuses bad values naming the variable", () => {
-    expect(parseConfig({ SPAM_FILTER: "off", RETENTION_DAYS: "90", SPAM_RETENTION_DAYS: "7" }).retention).toEqual({
-      spamFilter: false,
-      retentionDays: 90,
-      spamRetentionDays: 7,
-    });
+    const config = parseConfig({ SPAM_FILTER: "off", RETENTION_DAYS: "90", SPAM_RETENTION_DAYS: "7" });
+    expect(config.spam).toEqual({ filter: false });
+    expect(config.retention).toEqual({ retentionDays: 90, spamRetentionDays: 7 });
     expect(() => parseConfig({ SPAM_FILTER: "no" })).toThrow(/SPAM_FILTER: must be on or off/);
     expect(() => parseConfig({ RETENTION_DAYS: "0" })).toThrow(/RETENTION_DAYS/);
     expect(() => parseConfig({ SPAM_RETENTION_DAYS: "soon" })).toThrow(/SPAM_RETENTION_DAYS/);
@@ -60,6 +60,7 @@ describe("parseConfig", () => {
   it("treats empty strings as unset", () => {
     const empty = {
       PORT: "",
+      HOST: "",
       API_HOST: "",
       API_TIMEOUT_MS: "",
       DATABASE_URL: "",
@@ -133,6 +134,14 @@ describe("parseConfig", () => {
 
   it.each(["0", "65536", "-80", "80.5", "http"])("refuses PORT %s, naming it", (value) => {
     expect(refusal({ PORT: value })).toContain("PORT");
+  });
+
+  it.each(["127.0.0.1", "0.0.0.0", "::", "::1", "localhost", "haunt-web.internal"])("accepts HOST %s", (value) => {
+    expect(parseConfig({ HOST: value }).host).toBe(value);
+  });
+
+  it.each(["http://127.0.0.1", "[::1]", "127.0.0.1:3000", "two words"])("refuses HOST %s, naming it", (value) => {
+    expect(refusal({ HOST: value })).toContain("HOST: must be an address or host name");
   });
 
   it("keeps INBOX_FILE as given", () => {

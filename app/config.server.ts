@@ -2,13 +2,13 @@ import { z } from "zod";
 import { webhookFormats, type WebhookFormat } from "~/notify/channels/webhook-formats";
 
 /**
- * The environment, read and checked once. An invalid value stops the server at start with a message that names the
- * variable, rather than failing on the first enquiry.
+ * The environment, checked once at start (server/config.ts reads it): every variable the site and `npm run inbox` use,
+ * each validated here. An invalid value stops the start with a message that names the variable, rather than failing
+ * on the first enquiry.
  */
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
-// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT) ----------------------------
-// Kept together so the other variables' changes merge without touching these.
+// --- Notifications (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT) ---------
 
 /** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
 const plainAddress = z.email();
@@ -151,8 +151,6 @@ function notifyConfig(data: {
   };
 }
 
-// --- end of notifications ---------------------------------------------------------------------------------------
-
 // --- Spam filter and retention (SPAM_FILTER, RETENTION_DAYS, SPAM_RETENTION_DAYS) --------------------------------
 
 function spamEnvShape() {
@@ -163,22 +161,26 @@ function spamEnvShape() {
   };
 }
 
-export interface RetentionConfig {
+export interface SpamConfig {
   /** False (SPAM_FILTER=off): every enquiry is stored as new and announced. */
-  spamFilter: boolean;
+  filter: boolean;
+}
+
+export interface RetentionConfig {
   /** Enquiries older than this many days are deleted, with their notifications and activity. */
   retentionDays: number;
   /** Spam older than this many days is deleted. */
   spamRetentionDays: number;
 }
 
-const retentionConfig = (env: { SPAM_FILTER: "on" | "off"; RETENTION_DAYS: number; SPAM_RETENTION_DAYS: number }) => ({
-  spamFilter: env.SPAM_FILTER === "on",
+const spamConfig = (env: { SPAM_FILTER: "on" | "off" }): SpamConfig => ({ filter: env.SPAM_FILTER === "on" });
+
+const retentionConfig = (env: { RETENTION_DAYS: number; SPAM_RETENTION_DAYS: number }): RetentionConfig => ({
   retentionDays: env.RETENTION_DAYS,
   spamRetentionDays: env.SPAM_RETENTION_DAYS,
 });
 
-// --- end of spam filter and retention ---------------------------------------------------------------------------
+// --- Serving, the enquiry API, the inbox database and the rate limits ----------------------------------------------
 
 /** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
 export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
@@ -217,6 +219,14 @@ const httpOrigin = (example: string) =>
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(3000)),
+  HOST: z.preprocess(
+    emptyAsUnset,
+    z
+      .union([z.ipv4(), z.ipv6(), z.hostname()], {
+        error: "must be an address or host name to listen on, e.g. 127.0.0.1, 0.0.0.0, :: or localhost",
+      })
+      .optional(),
+  ),
   API_HOST: z.preprocess(emptyAsUnset, httpOrigin("http://127.0.0.1:4010").optional()),
   API_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(120_000).default(10_000)),
   DATABASE_URL: z.preprocess(
@@ -244,6 +254,8 @@ const envSchema = z.object({
 
 export interface Config {
   port: number;
+  /** The address to listen on; undefined: every interface. */
+  host: string | undefined;
   /** Origin of the upstream API; undefined means the site's own embedded back-end takes the enquiries. */
   apiHost: string | undefined;
   apiTimeoutMs: number;
@@ -266,11 +278,13 @@ export interface Config {
   rateLimitLoginPerMinute: number;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
-  /** The spam filter and how long enquiries are kept; unset (as in tests built by hand) means the defaults. */
+  /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
+  spam?: SpamConfig;
+  /** How long enquiries and spam are kept; unset (as in tests built by hand) means the defaults. */
   retention?: RetentionConfig;
 }
 
-export const defaultRetention: RetentionConfig = { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 };
+export const defaultRetention: RetentionConfig = { retentionDays: 365, spamRetentionDays: 30 };
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -295,12 +309,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     inboxFile: INBOX_FILE,
     ...servingConfig(result.data),
     notify: notifyConfig(result.data),
+    spam: spamConfig(result.data),
     retention: retentionConfig(result.data),
   };
 }
 
 function servingConfig(env: z.infer<typeof envSchema>) {
   return {
+    host: env.HOST,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     publicUrlSet: env.PUBLIC_URL !== undefined,
     trustProxy: env.TRUST_PROXY,
@@ -308,19 +324,4 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,
     rateLimitLoginPerMinute: env.RATE_LIMIT_LOGIN_PER_MINUTE,
   };
-}
-
-let config: Config | undefined;
-
-/** The process's configuration; the first call reads process.env and exits the process when it is invalid. */
-export function getConfig(): Config {
-  if (config) return config;
-  try {
-    config = parseConfig(process.env);
-    return config;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
 }

@@ -1,4 +1,4 @@
-import type { LinksFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   isRouteErrorResponse,
@@ -14,7 +14,6 @@ import {
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
-import { getConfig } from "~/config.server";
 import { SiteHeader } from "~/components/SiteHeader";
 import { brand, errorPage, notFoundPage, refusals } from "~/content/site";
 import stylesheet from "~/tailwind.css";
@@ -24,10 +23,10 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader() {
+export function loader({ context }: LoaderFunctionArgs) {
   // The footer's year is decided once, on the server, so the hydrated page shows the same year. The public origin
   // (PUBLIC_URL) is the pages' canonical address (see canonicalUrl).
-  return { year: new Date().getFullYear(), publicUrl: getConfig().publicUrl };
+  return { year: new Date().getFullYear(), publicUrl: context.services.config.publicUrl };
 }
 
 // The year never changes during a visit: no need to ask the server again after navigations or posts.

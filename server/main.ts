@@ -4,7 +4,7 @@ import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
-import { getConfig } from "~/config.server";
+import { getConfig } from "./config";
 import { loadContext } from "./load-context";
 import { pageCacheMiddleware } from "./page-cache";
 import { guardActions } from "./actions";
@@ -67,7 +67,7 @@ app.use(guardRequest);
 if (services.pageCache) app.use(pageCacheMiddleware(services.pageCache));
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext(services) }));
 
-const host = process.env.HOST || undefined;
+const { host } = config;
 const server = createServer(serverTimeouts, app);
 shutdown = gracefulShutdown(server, { stopBackground, stopServices });
 server.listen(config.port, host, () => {

@@ -1,9 +1,9 @@
-import { getConfig } from "~/config.server";
 import { createEnquiryRateLimiter, rateLimitStore } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import { PageCache } from "~/pages/page-cache.server";
 import type { SiteServices } from "~/services.server";
+import { getConfig } from "./config";
 import { currentInbox, inboxChannels, startInbox, stopInbox } from "./database";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
 

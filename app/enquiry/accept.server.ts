@@ -132,7 +132,7 @@ async function store(
   try {
     const inbox = services.inbox();
     let reasons: string[] = [];
-    if (services.config.retention?.spamFilter ?? true) {
+    if (services.config.spam?.filter ?? true) {
       const formToken = form ? await formTokenProblem(inbox, form.token) : undefined;
       const verdict = judgeEnquiry({ name, email, message, honeypot: form?.honeypot, formToken });
       if (verdict.spam) reasons = verdict.reasons;

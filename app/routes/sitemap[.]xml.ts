@@ -1,12 +1,12 @@
-import { getConfig } from "~/config.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { navigation } from "~/content/site";
 
 /** The pages in the navigation, and the privacy page (linked from the footer). */
 const paths = [...navigation.map((item) => item.to), "/privacy"];
 
-export function loader() {
+export function loader({ context }: LoaderFunctionArgs) {
   // PUBLIC_URL, never the request's Host: this answer is cached publicly.
-  const origin = getConfig().publicUrl;
+  const origin = context.services.config.publicUrl;
   const urls = paths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join("\n");
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return new Response(body, {

@@ -1,12 +1,13 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { describeDatabase, getConfig } from "~/config.server";
+import { describeDatabase } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
 import { describePurge, purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
 import { v1FileHolds } from "~/store/v1-import.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
 import { csvCell, escapedUnsafe, visible } from "~/text/safety";
+import { getConfig } from "../config";
 import { configuredChannels } from "../outbox";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 

@@ -1,10 +1,11 @@
 import type { Readable, Writable } from "node:stream";
-import { describeDatabase, getConfig } from "~/config.server";
+import { describeDatabase } from "~/config.server";
 import { passwordProblem } from "~/owner/password-policy.server";
 import { hashPassword } from "~/owner/password.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/types";
 import { visible } from "~/text/safety";
+import { getConfig } from "../config";
 
 /**
  * `npm run inbox -- operator ...` and `npm run inbox -- activity`: who may log in to /inbox, and what was done there.

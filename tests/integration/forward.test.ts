@@ -168,7 +168,7 @@ describe("acceptEnquiry: to the API when API_HOST is set, else to the embedded i
     new Request("http://site.test/contact", { method: "POST", body: new URLSearchParams(sent) });
   // Where an enquiry goes, not the spam filter (a form post made by a test carries no form token): SPAM_FILTER=off.
   const embedded = testServices(
-    { ...inbox.config, retention: { ...inbox.config.retention!, spamFilter: false } },
+    { ...inbox.config, spam: { filter: false } },
     { inbox: currentInbox, channels: inbox.channels },
   );
   const withApi = () => testServices({ ...inbox.config, apiHost: upstream.origin });

@@ -102,7 +102,7 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
       const freshSpam = await store.save(enquiry(4), ["email"], ago(5), ["form token forged"]);
       const revived = await store.save(enquiry(5), ["email"], ago(500), ["hidden field filled"]);
       await store.markNotSpam(revived.id, ["email"], "cli", ago(500)); // an activity entry for an old one
-      const result = await purgeOld(store, { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 }, now);
+      const result = await purgeOld(store, { retentionDays: 365, spamRetentionDays: 30 }, now);
       expect(result).toMatchObject({ enquiries: 2, spam: 1, notifications: 2, activity: 1 });
       expect((await all(store)).map((e) => e.id).sort()).toEqual([recent.id, freshSpam.id].sort());
       expect(old.id).toBeDefined();
@@ -127,7 +127,7 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
         { actor: "owner@example.com", action: "logged in", detail: "from 203.0.113.9" },
         ago(364),
       );
-      const result = await purgeOld(store, { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 }, now);
+      const result = await purgeOld(store, { retentionDays: 365, spamRetentionDays: 30 }, now);
       expect(result.activity).toBe(22);
       expect((await store.listActivity({ limit: 100 })).map((entry) => entry.action)).toEqual(["logged in"]);
     },

@@ -1,0 +1,20 @@
+import { ConfigError, parseConfig, type Config } from "~/config.server";
+
+let config: Config | undefined;
+
+/**
+ * The process's configuration: the first call reads process.env (app/config.server.ts checks every variable) and
+ * exits the process when a value is invalid, naming the variable. The server lends it to the app as
+ * `context.services.config`; `npm run inbox` reads it here too.
+ */
+export function getConfig(): Config {
+  if (config) return config;
+  try {
+    config = parseConfig(process.env);
+    return config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
