@@ -1,4 +1,6 @@
+import type pg from "pg";
 import { describeDatabase, type Config } from "~/config.server";
+import { createPostgresPool } from "~/store/postgres.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore } from "~/store/types";
@@ -16,6 +18,7 @@ let opening: Promise<void> | undefined;
 let stopped = false;
 let notifyChannels: readonly Channel[] = [];
 let stopPurge: (() => void) | undefined;
+let pool: pg.Pool | undefined;
 
 const retryDelaysMs = [1_000, 2_000, 3_000, 5_000, 10_000, 30_000];
 
@@ -23,6 +26,15 @@ const retryDelaysMs = [1_000, 2_000, 3_000, 5_000, 10_000, 30_000];
 export function currentInbox(): InboxStore {
   if (!store) throw new StoreUnavailableError("the inbox database is not open (yet)");
   return store;
+}
+
+/**
+ * The process's one PostgreSQL pool when the inbox is on PostgreSQL (none with API_HOST): the store's statements and
+ * the shared rate limits' counts go through it. Made on first use; connections open only when a statement needs one.
+ */
+export function postgresPool(config: Config): pg.Pool | undefined {
+  if (config.apiHost || config.database.kind !== "postgres") return undefined;
+  return (pool ??= createPostgresPool(config.database.url, { timeoutMs: config.storeTimeoutMs }));
 }
 
 /** The channels every new enquiry is to be announced on (chosen by the configuration at start). */
@@ -41,8 +53,12 @@ export function startInbox(
     for (let attempt = 1; !stopped; attempt++) {
       let opened: InboxStore;
       try {
-        opened = await openInboxStore(config.database, { timeoutMs: config.storeTimeoutMs });
+        opened = await openInboxStore(config.database, {
+          timeoutMs: config.storeTimeoutMs,
+          postgresPool: postgresPool(config),
+        });
       } catch (error) {
+        if (stopped) return; // the shutdown ended the pool under this attempt
         const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
         console.error(
           `inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`,
@@ -85,4 +101,8 @@ export async function stopInbox(): Promise<void> {
   store = undefined;
   opening = undefined;
   await open?.close();
+  // After the store: the pool is the process's, lent to the store and the rate limits, which are done by now.
+  const shared = pool;
+  pool = undefined;
+  await shared?.end();
 }

@@ -1,10 +1,10 @@
-import { createEnquiryRateLimiter, rateLimitStore } from "~/enquiry/rate-limit.server";
+import { createEnquiryRateLimiter, type RateLimitStore } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import { PageCache } from "~/pages/page-cache.server";
 import type { SiteServices } from "~/services.server";
 import { getConfig } from "./config";
-import { currentInbox, inboxChannels, startInbox, stopInbox } from "./database";
+import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
 
 /**
@@ -19,7 +19,9 @@ const inboxStartWaitMs = 5_000;
 /** The process's services, as loaders and actions see them (`context.services`). */
 export function createServices(): SiteServices {
   const config = getConfig();
-  const store = rateLimitStore(config);
+  // The limits count in the inbox's PostgreSQL database (shared by every instance), or in memory.
+  const pool = postgresPool(config);
+  const store: RateLimitStore = pool ? { kind: "postgres", pool } : { kind: "memory" };
   const limiter = createEnquiryRateLimiter(config, store);
   const logins = new LoginRateLimiter(config.rateLimitLoginPerMinute, store);
   return {

@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import pg from "pg";
+import type pg from "pg";
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -37,8 +37,13 @@ export function clientKey(address: string): string {
   return `${parts.map((part) => part.toString(16)).join(":")}::/64`;
 }
 
-/** Where the counts live: this process's memory, or a table in the inbox's PostgreSQL database (shared). */
-export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; pool: pg.Pool; tableName?: string };
+/**
+ * Where the counts live: this process's memory, or a table in the inbox's PostgreSQL database (shared), reached through
+ * the process's one pool (server/database.ts lends it).
+ */
+export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; pool: pg.Pool };
+
+const tableName = "rate_limits";
 
 /** A fixed-window counter of `points` per `duration` seconds, in memory or in the shared PostgreSQL table. */
 export function makeLimiter(
@@ -53,7 +58,7 @@ export function makeLimiter(
     ...options,
     storeClient: store.pool,
     storeType: "pool",
-    tableName: store.tableName ?? "rate_limits",
+    tableName,
     tableCreated: true, // by ensureTable, which tries again after a failure
 
     insuranceLimiter: new RateLimiterMemory(options),
@@ -65,7 +70,7 @@ const tables = new WeakMap<pg.Pool, Promise<unknown>>();
 /** The counts' table, made by the first instance that counts; until it exists, the memory insurance counts. */
 export async function ensureTable(store: RateLimitStore): Promise<void> {
   if (store.kind !== "postgres") return;
-  const { pool, tableName = "rate_limits" } = store;
+  const { pool } = store;
   let table = tables.get(pool);
   if (!table) {
     table = pool
@@ -123,24 +128,8 @@ export class EnquiryRateLimiter {
 const refusal = (seconds: number | null, detail: string): RateLimitRefusal | null =>
   seconds === null ? null : { error: { title: enquiryMessages.rateLimitedTitle, detail }, retryAfterSeconds: seconds };
 
-/** Where the process's limits count: the inbox's PostgreSQL database (shared by every instance), or memory. */
-export function rateLimitStore(config: Config): RateLimitStore {
-  // With API_HOST there is no inbox database: counted in memory.
-  const postgresUrl = !config.apiHost && config.database.kind === "postgres" ? config.database.url : undefined;
-  if (!postgresUrl) return { kind: "memory" };
-  const pool = new pg.Pool({
-    connectionString: postgresUrl,
-    max: 2,
-    connectionTimeoutMillis: config.storeTimeoutMs,
-    query_timeout: config.storeTimeoutMs,
-    allowExitOnIdle: true,
-  });
-  pool.on("error", () => {}); // an idle connection dropped: the next query opens another
-  return { kind: "postgres", pool };
-}
-
 /** The process's limiter, as configured (server/services.ts builds one at start). */
-export function createEnquiryRateLimiter(config: Config, store = rateLimitStore(config)): EnquiryRateLimiter {
+export function createEnquiryRateLimiter(config: Config, store: RateLimitStore): EnquiryRateLimiter {
   const limits = { sitePerMinute: config.rateLimitSitePerMinute, clientPerHour: config.rateLimitClientPerHour };
   return new EnquiryRateLimiter(limits, store);
 }

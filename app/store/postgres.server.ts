@@ -11,6 +11,8 @@ export interface PostgresOptions {
   timeoutMs: number;
   /** Connections per process. */
   poolSize?: number;
+  /** The process's pool, lent by the server (the rate limits count in it too): used as it is, left open by close(). */
+  pool?: pg.Pool;
 }
 
 /** Numbered placeholders from the store's `?` (no statement of ours has a `?` inside a string literal). */
@@ -38,7 +40,8 @@ function connectionLost(error: unknown): boolean {
   return ["57P01", "57P02", "57P03", "ECONNREFUSED"].includes(code ?? "");
 }
 
-export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: PostgresOptions): SqlClient {
+/** The bounded pool every statement goes through, each bounded in time as the store's are. */
+export function createPostgresPool(url: string, { timeoutMs, poolSize = 10 }: PostgresOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -51,6 +54,12 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
   });
   // An idle connection the server dropped (restart): log it; the pool opens a new one on the next call.
   pool.on("error", (error) => console.error(`database: idle connection lost: ${error.message}`));
+  return pool;
+}
+
+export function openPostgres(url: string, options: PostgresOptions): SqlClient {
+  const { timeoutMs, pool: lent } = options;
+  const pool = lent ?? createPostgresPool(url, options);
 
   const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>, retry = true): Promise<T> => {
     const client = await pool.connect();
@@ -138,6 +147,8 @@ export function openPostgres(url: string, { timeoutMs, poolSize = 10 }: Postgres
         }
         return applied;
       }),
-    close: () => pool.end(),
+    close: async () => {
+      if (!lent) await pool.end();
+    },
   };
 }

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { DatabaseLocation } from "~/config.server";
 import { migrations } from "~/store/migrations.server";
 import { forgetLoginsOf, ownerOperations } from "~/store/owner.server";
-import { openPostgres } from "~/store/postgres.server";
+import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
 import type { Row, SqlClient, Statement } from "~/store/sql.server";
 import { openSqlite } from "~/store/sqlite.server";
 import type {
@@ -29,10 +29,12 @@ const listPageSize = 200;
 /** Opens the database and applies pending migrations. */
 export async function openInboxStore(
   location: DatabaseLocation,
-  { timeoutMs }: { timeoutMs: number },
+  { timeoutMs, postgresPool }: { timeoutMs: number; postgresPool?: PostgresOptions["pool"] },
 ): Promise<InboxStore> {
   const client =
-    location.kind === "sqlite" ? openSqlite(location.path, { timeoutMs }) : openPostgres(location.url, { timeoutMs });
+    location.kind === "sqlite"
+      ? openSqlite(location.path, { timeoutMs })
+      : openPostgres(location.url, { timeoutMs, pool: postgresPool });
   try {
     await client.migrate(migrations);
   } catch (error) {
