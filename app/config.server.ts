@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { webhookFormats, type WebhookFormat } from "~/notify/channels/webhook-formats";
 
 /**
  * The environment, checked once at start (server/config.ts reads it): every variable the site and `npm run inbox` use,
@@ -32,6 +31,10 @@ function parseSender(value: string): { name: string | undefined; address: string
   if (!plainAddress.safeParse(address).success || (name && /[\u0000-\u001f\u007f"\\<>]/.test(name))) return null;
   return { name, address };
 }
+
+/** The payload formats NOTIFY_WEBHOOK_FORMAT names (app/notify/channels/webhook-formats/: one file each). */
+export const webhookFormats = ["slack", "discord", "mattermost", "googlechat", "teams", "json"] as const;
+export type WebhookFormat = (typeof webhookFormats)[number];
 
 function notifyEnvShape() {
   return {

@@ -1,3 +1,4 @@
+import type { WebhookFormat } from "~/config.server";
 import type { StoredEnquiry } from "~/store/types";
 import {
   DeliveryError,
@@ -7,7 +8,7 @@ import {
   type NotificationChannel,
 } from "./channel";
 import { oneLine } from "~/text/safety";
-import { formatForUrl, webhookBody, type WebhookFormat } from "./webhook-formats";
+import { formatForUrl, webhookBody } from "./webhook-formats";
 
 /**
  * A chat webhook: one JSON POST per enquiry in the format its service documents (NOTIFY_WEBHOOK_FORMAT, or chosen from

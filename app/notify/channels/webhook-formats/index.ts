@@ -1,3 +1,4 @@
+import type { WebhookFormat } from "~/config.server";
 import type { StoredEnquiry } from "~/store/types";
 import { discordBody } from "./discord";
 import { googleChatBody } from "./googlechat";
@@ -6,10 +7,7 @@ import { mattermostBody } from "./mattermost";
 import { slackBody } from "./slack";
 import { teamsBody } from "./teams";
 
-/** The payload formats NOTIFY_WEBHOOK_FORMAT names: one file each, a pure function from an enquiry to a JSON body. */
-export const webhookFormats = ["slack", "discord", "mattermost", "googlechat", "teams", "json"] as const;
-export type WebhookFormat = (typeof webhookFormats)[number];
-
+/** Each format NOTIFY_WEBHOOK_FORMAT names: one file each, a pure function from an enquiry to a JSON body. */
 const bodies: Record<WebhookFormat, (enquiry: StoredEnquiry) => unknown> = {
   slack: slackBody,
   discord: discordBody,
