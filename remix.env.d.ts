@@ -12,8 +12,10 @@ declare module "@remix-run/node" {
 // What the server wing passes to loaders and actions (getLoadContext, see server/load-context.ts).
 declare module "@remix-run/server-runtime" {
   interface AppLoadContext {
-    /** The process's services (database, notifications, limits, page cache): see app/services.server.ts. */
+    /** The process's services (database, notifications, limits): see app/services.server.ts. */
     services: import("./app/services.server").SiteServices;
+    /** Finished pages kept in memory, for entry.server.tsx to keep what it renders; absent where nothing is cached. */
+    pageCache?: import("./app/pages/page-cache.server").PageCache;
     /** The visitor's address, known only when TRUST_PROXY says which proxy to believe. */
     clientAddress?: string;
     /** The peer's address (req.ip: the trusted proxy's client, or the connection's peer): the login throttle's key. */

@@ -28,7 +28,7 @@ export default async function handleRequest(
     responseStatusCode,
   );
   const page = finishDocument(html, { status, headers: responseHeaders, method: request.method, dev });
-  const cache = loadContext.services.pageCache;
+  const cache = loadContext.pageCache;
   if (cache) keepPage(cache, request, page);
   return pageResponse(page, request);
 }

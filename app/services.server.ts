@@ -1,6 +1,4 @@
 import type { Config } from "~/config.server";
-import type { HashGate } from "~/owner/hash-gate.server";
-import type { PageCache } from "~/pages/page-cache.server";
 import type { Channel, InboxStore } from "~/store/types";
 
 /** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */
@@ -8,6 +6,11 @@ export interface RateLimitRefusal {
   error: { title: string; detail: string };
   /** Seconds until a place frees up (the Retry-After header). */
   retryAfterSeconds: number;
+}
+
+/** Runs a task when a place is free; null (the task not run) when every place and the queue are taken. */
+export interface TaskGate {
+  run<T>(task: () => Promise<T>): Promise<T> | null;
 }
 
 /**
@@ -27,7 +30,5 @@ export interface SiteServices {
   /** Counts one login for the site-wide login rate: null, or the seconds until one may be checked again. */
   admitLogin(): Promise<number | null>;
   /** Where logins wait for a password hash: a few at once, a short queue. */
-  loginHashes: HashGate;
-  /** Finished pages kept in memory; absent where nothing is cached (tests). */
-  pageCache?: PageCache;
+  loginHashes: TaskGate;
 }

@@ -4,6 +4,7 @@ import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
+import { PageCache } from "~/pages/page-cache.server";
 import { getConfig } from "./config";
 import { loadContext } from "./load-context";
 import { pageCacheMiddleware } from "./page-cache";
@@ -41,6 +42,7 @@ const build = guardActions((await import(new URL("../index.js", import.meta.url)
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const services = createServices();
+const pageCache = new PageCache();
 await startServices();
 
 /** Express 4's type table predates AVIF. */
@@ -64,8 +66,11 @@ app.use(morgan(":method :path :status :res[content-length] - :response-time ms")
 // Before anything that reads the request's host, method or path (Remix, the page cache): refusals are 4xx, not 500s.
 app.use(guardRequest);
 // Repeated page requests are answered from memory, without Remix, React or compression (app/pages/page-cache.server.ts).
-if (services.pageCache) app.use(pageCacheMiddleware(services.pageCache));
-app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext(services) }));
+app.use(pageCacheMiddleware(pageCache));
+app.all(
+  "*",
+  createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: loadContext(services, pageCache) }),
+);
 
 const { host } = config;
 const server = createServer(serverTimeouts, app);

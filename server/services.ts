@@ -1,7 +1,6 @@
 import { createEnquiryRateLimiter, type RateLimitStore } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
-import { PageCache } from "~/pages/page-cache.server";
 import type { SiteServices } from "~/services.server";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
@@ -32,7 +31,6 @@ export function createServices(): SiteServices {
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
-    pageCache: new PageCache(),
   };
 }
 
