@@ -10,7 +10,7 @@ import { formTokenProblem } from "~/enquiry/form-token.server";
 import { postEnquiry } from "~/enquiry/forward.server";
 import { logAttempt } from "~/enquiry/log.server";
 import type { RateLimitRefusal } from "~/enquiry/rate-limit.server";
-import type { ApiError, Outcome } from "~/enquiry/status";
+import type { ApiError, Outcome } from "~/enquiry/api-answer";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry } from "~/enquiry/spam";

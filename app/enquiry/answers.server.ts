@@ -1,7 +1,7 @@
 import { data, redirect } from "@remix-run/node";
 import type { Acceptance } from "~/enquiry/accept.server";
 import type { EnquiryValues } from "~/enquiry/fields";
-import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
+import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/api-answer";
 
 /** How each caller of acceptEnquiry answers: the contact page (a status line) and the JSON API (its errors list). */
 

@@ -9,7 +9,7 @@ import {
 } from "rate-limiter-flexible";
 import type { Config } from "~/config.server";
 import { enquiryMessages } from "~/content/site";
-import type { ApiError } from "~/enquiry/status";
+import type { ApiError } from "~/enquiry/api-answer";
 
 /**
  * Caps how many enquiries are forwarded or stored: so many per minute for the site (a botnet cannot flood the inbox,

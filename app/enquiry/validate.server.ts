@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { enquiryFields, type Enquiry, type EnquiryFieldName } from "~/enquiry/fields";
-import type { ApiError } from "~/enquiry/status";
+import type { ApiError } from "~/enquiry/api-answer";
 import { withoutControls } from "~/text/safety";
 
 const required: Record<EnquiryFieldName, string> = {
