@@ -7,9 +7,7 @@
  * (shouting in capitals, one suspicious phrase) weigh 0.5: a real customer may write in capitals or ask whether we
  * take crypto, so one of them alone never hides an enquiry; two together do.
  */
-
-/** What is wrong with a post's form token, as found by the token check (app/enquiry/form-token.server.ts). */
-export type FormTokenProblem = "missing" | "forged" | "expired" | "used" | "too-fast";
+import type { FormTokenProblem } from "~/enquiry/form-token.server";
 
 export interface SpamSignals {
   name: string;
