@@ -1,3 +1,4 @@
+import { captchaAnswer, enquiryErrors } from "~/content/site";
 import {
   enquiryFieldNames,
   formTokenField,
@@ -49,10 +50,8 @@ const mediaTypes: Record<EnquirySource, readonly string[]> = {
   json: ["application/json"],
 };
 
-/** The captcha: the first name of the villain of A Nightmare on Elm Street, in any case. */
-const captchaAnswer = "freddy";
-const wrongAnswer: ApiError = { title: "Security", detail: "That is not the right answer to the security question." };
-export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() === captchaAnswer;
+/** The captcha's answer, trimmed, in any case. */
+export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() === captchaAnswer.toLowerCase();
 
 // The log's names for what happened, as operators' log queries know them.
 const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot", spam: "spam" };
@@ -103,7 +102,7 @@ async function accept(
   const enquiry = validation.enquiry;
   // The API checks its own captcha; the embedded back-end checks it here, before anything is counted or stored.
   if (embedded && !isCaptchaAnswer(enquiry.security)) {
-    return { kind: "wrong-answer", errors: [wrongAnswer], values };
+    return { kind: "wrong-answer", errors: [enquiryErrors.wrongAnswer], values };
   }
   const refusal = await services.admit(clientAddress);
   if (refusal) return { kind: "rate-limited", refusal, values };
@@ -148,7 +147,10 @@ async function store(
   }
 }
 
-/** The form's fields as typed (line breaks as LF, as the browser's maxLength counted them), or "bot". */
+/**
+ * The form's fields as typed (line breaks as LF, as the browser's maxLength counted them) and its spam signals; null
+ * when a multipart body cannot be parsed.
+ */
 async function readForm(
   request: Request,
   bytes: Uint8Array<ArrayBuffer>,
@@ -172,8 +174,8 @@ async function readForm(
   };
   const values: EnquiryValues = {};
   for (const field of enquiryFieldNames) {
-    const value = form.get(field);
-    if (typeof value === "string") values[field] = value.replace(/\r\n?/g, "\n");
+    const value = text(field);
+    if (value !== undefined) values[field] = value.replace(/\r\n?/g, "\n");
   }
   return { input: values, spam: { honeypot: text(honeypotField), token: text(formTokenField) } };
 }
