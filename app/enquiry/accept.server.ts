@@ -172,12 +172,10 @@ async function readForm(
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
   };
-  const values: EnquiryValues = {};
-  for (const field of enquiryFieldNames) {
-    const value = text(field);
-    if (value !== undefined) values[field] = value.replace(/\r\n?/g, "\n");
-  }
-  return { input: values, spam: { honeypot: text(honeypotField), token: text(formTokenField) } };
+  return {
+    input: textFields((field) => text(field)?.replace(/\r\n?/g, "\n")),
+    spam: { honeypot: text(honeypotField), token: text(formTokenField) },
+  };
 }
 
 function readJson(bytes: Uint8Array): { input: unknown; spam?: undefined } | null {
@@ -188,12 +186,17 @@ function readJson(bytes: Uint8Array): { input: unknown; spam?: undefined } | nul
   }
 }
 
-/** What the visitor entered, to show again after a refusal (only text fields; nothing else is echoed). */
+/** What the visitor entered, to show again after a refusal. */
 function enteredValues(input: unknown): EnquiryValues {
+  if (typeof input !== "object" || input === null) return {};
+  return textFields((field) => (input as Record<string, unknown>)[field]);
+}
+
+/** The enquiry's fields that are text, as `read` gives them: nothing else is kept or echoed. */
+function textFields(read: (field: string) => unknown): EnquiryValues {
   const values: EnquiryValues = {};
-  if (typeof input !== "object" || input === null) return values;
   for (const field of enquiryFieldNames) {
-    const value = (input as Record<string, unknown>)[field];
+    const value = read(field);
     if (typeof value === "string") values[field] = value;
   }
   return values;
