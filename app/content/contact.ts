@@ -52,7 +52,8 @@ export const enquiryMessages = {
 
 /**
  * Why an enquiry was refused, as entries of the errors list (`title: detail`, shown after "Error:" on the contact
- * page); server only. The API's entries are for programs posting JSON to /api/site/save-contact.
+ * page); server only. The API's entries are for programs posting JSON to /api/site/save-contact. Plain literals (no
+ * reference to `contactForm`), so the browser build can leave the whole object out.
  */
 export const enquiryErrors = {
   required: {
