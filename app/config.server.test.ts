@@ -25,6 +25,7 @@ describe("parseConfig", () => {
       trustProxy: 0,
       rateLimitSitePerMinute: 30,
       rateLimitClientPerHour: 10,
+      rateLimitLoginPerMinute: 30,
       notify: { email: undefined, webhookUrl: undefined },
       retention: { spamFilter: true, retentionDays: 365, spamRetentionDays: 30 },
     });

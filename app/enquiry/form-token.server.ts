@@ -5,7 +5,7 @@ import type { InboxStore } from "~/store/types";
 /**
  * The contact form's signed token: `<served time in ms>.<random id>.<HMAC-SHA256 of both>`, base64url. It proves the
  * post came from a form this site served, when, and (with the used-token record in the database) only once. The key
- * is generated once and kept in the database (every instance shares it; nothing to configure). See ADR 0170.
+ * is generated once and kept in the database (every instance shares it; nothing to configure). See ADR 0013.
  */
 
 /** What is wrong with a post's form token; the spam filter weighs it (app/enquiry/spam.ts). */

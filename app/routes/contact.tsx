@@ -24,7 +24,7 @@ export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(a
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  // Each visitor's form carries its own signed token (ADR 0170): with the embedded inbox the page is never shared or
+  // Each visitor's form carries its own signed token (ADR 0013): with the embedded inbox the page is never shared or
   // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
   const formToken = await formTokenForPage(context.services);
   const perVisitor = sent || !context.services.config.apiHost;

@@ -16,7 +16,7 @@ import { useTempDir } from "../support/temp-dir";
 const temp = useTempDir("haunt-cdn-");
 const browser = { "Accept-Encoding": "gzip, deflate, br" };
 const shared = ["/", "/about", "/privacy"];
-/** The contact page carries each visitor's own form token (ADR 0170): never shared, never stored. */
+/** The contact page carries each visitor's own form token (ADR 0013): never shared, never stored. */
 const withToken = ["/contact", "/contact?sent=1"];
 /** The page with its token (in the form and in the loader data the page carries) blanked out. */
 function withoutToken(html: string): string {
