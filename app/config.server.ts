@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { webhookFormats, type WebhookFormat } from "~/notify/channels/webhook-formats";
+import type { DatabaseLocation } from "~/store/types";
 
 /**
  * The environment, read and checked once. An invalid value stops the server at start with a message that names the
@@ -181,7 +182,7 @@ const retentionConfig = (env: { SPAM_FILTER: "on" | "off"; RETENTION_DAYS: numbe
 // --- end of spam filter and retention ---------------------------------------------------------------------------
 
 /** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
-export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
+export type { DatabaseLocation };
 
 export function parseDatabaseUrl(value: string): DatabaseLocation | null {
   if (/^postgres(ql)?:\/\//i.test(value)) {

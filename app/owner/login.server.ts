@@ -16,7 +16,7 @@ import {
   sessionIdOf,
   unavailable,
 } from "~/owner/session.server";
-import { emailKey } from "~/store/store.server";
+import { emailKey } from "~/store/rows.server";
 import { oneLine } from "~/text/safety";
 
 export type LoginOutcome =

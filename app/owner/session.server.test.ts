@@ -44,6 +44,6 @@ describe("inboxStore: an outage is a 503 in words, never the error page's 500", 
     expect((outage as Response).status).toBe(503);
     expect(await (outage as Response).text()).toMatch(/not reachable right now/);
     expect(await thrown(proxied.getEnquiry("x"))).toBeInstanceOf(TypeError);
-    expect(await proxied.markRead("x")).toBe(true);
+    expect(await proxied.markRead("x", "owner")).toBe(true);
   });
 });

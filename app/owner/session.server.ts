@@ -3,8 +3,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/react";
 import type { Config } from "~/config.server";
 import { StoreUnavailableError } from "~/store/sql.server";
-import type { Operator } from "~/store/owner-types";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore, Operator } from "~/store/types";
 
 /**
  * The owner's inbox's gate: only in embedded mode, only for a logged-in operator. (A cross-site post never reaches an

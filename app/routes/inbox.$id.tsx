@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { operator, store } = await requireOperator(request, context);
   const id = params.id ?? "";
   // Opening an enquiry marks it read (the list's "unread" goes).
-  await store.markRead(id);
+  await store.markRead(id, operator.email);
   const enquiry = await store.getEnquiry(id);
   if (!enquiry) throw notFound();
   const resendable = [...new Set([...context.services.channels(), ...enquiry.notifications.map((n) => n.channel)])];
@@ -61,9 +61,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const back = (done: string) => redirect(`/inbox/${encodeURIComponent(id)}?done=${done}`, { headers: privateHeaders });
 
   if (intent === "handled" || intent === "spam" || intent === "new") {
-    const before = await store.setStatus(id, intent);
-    if (before === null) throw notFound();
-    await log(`status ${before} -> ${intent}`);
+    if ((await store.setStatus(id, intent, operator.email)) === null) throw notFound();
     // Back to the list after "Mark as new": staying on the page would mark it read again.
     return intent === "new" ? redirect("/inbox", { headers: privateHeaders }) : back(intent);
   }

@@ -6,7 +6,7 @@ import { absoluteTime } from "~/owner/format";
 import { inboxHeaders } from "~/owner/headers";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
 import { shownToOwner } from "~/owner/shown";
-import { v1FileHolds } from "~/store/v1-import.server";
+import { v1FileHolds } from "~/store/v1.server";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;

@@ -8,7 +8,7 @@ import { inboxHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
 import { shownToOwner } from "~/owner/shown";
-import { folders } from "~/store/owner-types";
+import { folders } from "~/store/types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
 export const headers = inboxHeaders;

@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { channelNames, stateWords } from "~/owner/format";
 import { readPlace } from "~/owner/query";
 import { privateHeaders, requireOperator } from "~/owner/session.server";
-import type { EnquiryWithDelivery } from "~/store/owner-types";
+import type { ListedEnquiry } from "~/store/types";
 import { csvCell } from "~/text/safety";
 
 const columns = ["id", "receivedAt", "status", "name", "email", "message", "notifications"];
 
-const deliveryLine = (enquiry: EnquiryWithDelivery) =>
+const deliveryLine = (enquiry: ListedEnquiry) =>
   enquiry.notifications.length === 0
     ? "no notifications"
     : enquiry.notifications

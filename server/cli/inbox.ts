@@ -3,11 +3,11 @@ import { parseArgs } from "node:util";
 import { describeDatabase, getConfig } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
 import { configuredChannels } from "~/notify/outbox.server";
-import { describePurge, purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
-import { v1FileHolds } from "~/store/v1-import.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
+import { v1FileHolds } from "~/store/v1.server";
 import { csvCell, escapedUnsafe, visible } from "~/text/safety";
+import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 
 /**
@@ -183,7 +183,15 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
   let first = true;
   await write(out, "[");
   for await (const enquiry of enquiries) {
-    const item = { ...enquiry, receivedAt: enquiry.receivedAt.toISOString() };
+    // The shape docs/inbox.md gives: a notification's sentAt is for the web inbox's timeline.
+    const notifications = enquiry.notifications.map(({ channel, state, attempts, lastError, nextAttemptAt }) => ({
+      channel,
+      state,
+      attempts,
+      lastError,
+      nextAttemptAt,
+    }));
+    const item = { ...enquiry, receivedAt: enquiry.receivedAt.toISOString(), notifications };
     await write(out, `${first ? "\n" : ",\n"}${safeJson(item).replace(/^/gm, "  ")}`);
     first = false;
   }
