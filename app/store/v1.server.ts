@@ -76,7 +76,7 @@ export function v1Operations(db: SqlClient): V1Operations {
 
 /**
  * Whether the v1 file still holds this address (anywhere in a line, any case). An erase never rewrites the operator's
- * file (ADR 0172), so the operator is told instead. Read line by line: a large file in constant memory.
+ * file (ADR 0015), so the operator is told instead. Read line by line: a large file in constant memory.
  */
 export async function v1FileHolds(file: string, email: string): Promise<boolean> {
   const key = emailKey(email);
