@@ -3,6 +3,8 @@ import { brand } from "./shared";
 /** Every word of the owner's inbox (/inbox): operators edit copy here. */
 export const inboxCopy = {
   title: "Inbox",
+  /** A 503 on any inbox page while the database does not answer. */
+  unavailable: "The inbox database is not reachable right now. Try again in a minute.",
   login: {
     title: "Log in to the inbox",
     heading: "Owner's inbox",

@@ -10,8 +10,8 @@ import {
   quietButtonClass,
 } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
-import { inboxHeaders } from "~/owner/headers";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { channels, type Channel } from "~/store/types";
 
@@ -23,8 +23,11 @@ export const headers = inboxHeaders;
 
 const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showEnquiry);
+}
+
+async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const id = params.id ?? "";
   // Opening an enquiry marks it read (the list's "unread" goes).
   await store.markRead(id);
@@ -51,8 +54,11 @@ const doneWords: Record<string, string> = {
 };
 
 /** Mark handled / as new / as spam / not spam, and Resend: plain forms, each answered with a redirect (PRG). */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return asOperator(args, changeEnquiry);
+}
+
+async function changeEnquiry({ request, params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
   const id = params.id ?? "";
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");

@@ -3,8 +3,8 @@ import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { dangerButtonClass, InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
-import { inboxHeaders } from "~/owner/headers";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { v1FileHolds } from "~/store/v1-import.server";
 
@@ -14,8 +14,11 @@ export const headers = inboxHeaders;
 const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
 
 /** The confirmation page: names every enquiry of the address and what goes with it, before anything is deleted. */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showErase);
+}
+
+async function showErase({ params }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const enquiry = await store.getEnquiry(params.id ?? "");
   if (!enquiry) throw notFound();
   const all = await store.enquiriesFrom(enquiry.email);
@@ -36,8 +39,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return asOperator(args, erase);
+}
+
+async function erase({ params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
   const enquiry = await store.getEnquiry(params.id ?? "");
   if (!enquiry) return redirect("/inbox?erased=0", { headers: privateHeaders });
   const count = await store.erase(enquiry.email);

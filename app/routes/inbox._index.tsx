@@ -4,17 +4,20 @@ import { DeliverySummary } from "~/components/inbox/Delivery";
 import { InboxShell, inputClass, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime, timeAgo } from "~/owner/format";
-import { inboxHeaders } from "~/owner/headers";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { folders } from "~/store/owner-types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
 export const headers = inboxHeaders;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showList);
+}
+
+async function showList({ request, context }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const url = new URL(request.url);
   const place = readPlace(url);
   const query = { folder: place.folder, search: place.search };

@@ -3,8 +3,8 @@ import { data, Link, useLoaderData } from "@remix-run/react";
 import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
-import { inboxHeaders } from "~/owner/headers";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 
 export const meta: MetaFunction = () => [
@@ -16,8 +16,11 @@ export const headers = inboxHeaders;
 const perPage = 100;
 
 /** Who did what and when: logins, failed logins, exports, erasures, status and operator changes (never message text). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showActivity);
+}
+
+async function showActivity({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const page = Math.max(
     1,
     Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1),

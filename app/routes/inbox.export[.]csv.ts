@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { channelNames, stateWords } from "~/owner/format";
 import { readPlace } from "~/owner/query";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { privateHeaders } from "~/owner/headers";
 import type { EnquiryWithDelivery } from "~/store/owner-types";
 import { csvCell } from "~/text/safety";
 
@@ -18,8 +19,11 @@ const deliveryLine = (enquiry: EnquiryWithDelivery) =>
  * `Download CSV`: the current folder and search, streamed (a large inbox in constant memory), as safe for a spreadsheet
  * as the CLI's --csv, UTF-8 with a byte-order mark so that Excel shows accents. The export goes to the activity log.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, exportCsv);
+}
+
+async function exportCsv({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const place = readPlace(new URL(request.url));
   const rows = store.inboxAll({ folder: place.folder, search: place.search });
   await store.logActivity({
