@@ -56,18 +56,15 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
 
 export default function InboxList() {
   const { operator, place, counts, hasMore, now, items, erased, stillInV1File } = useLoaderData<typeof loader>();
-  const searching = place.search !== "";
   return (
     <InboxShell operator={operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.title}</h1>
-      <p className="mt-1 text-bone-300">
-        {counts.new} new, {counts.handled} handled, {counts.spam} spam{searching ? " matching the search" : ""}
-      </p>
+      <p className="mt-1 text-bone-300">{inboxCopy.list.counts(counts, place.search !== "")}</p>
       <div className="mt-4">
-        <Notice text={erased === null ? null : `Erased ${erased} ${erased === 1 ? "enquiry" : "enquiries"}.`} />
+        <Notice text={erased === null ? null : inboxCopy.list.erased(erased)} />
         <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
       </div>
-      <nav aria-label="Folders" className="mt-2">
+      <nav aria-label={inboxCopy.list.foldersLabel} className="mt-2">
         <ul className="flex flex-wrap gap-2">
           {folders.map((folder) => (
             <li key={folder}>
@@ -117,7 +114,7 @@ export default function InboxList() {
                     </Link>
                     {item.status === "new" ? (
                       <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
-                        unread
+                        {inboxCopy.list.unread}
                       </span>
                     ) : null}
                   </h2>
@@ -139,7 +136,7 @@ export default function InboxList() {
           ))}
         </ol>
       )}
-      <nav aria-label="Pages" className="mt-6 flex justify-between">
+      <nav aria-label={inboxCopy.list.pagesLabel} className="mt-6 flex justify-between">
         {place.page > 1 ? (
           <Link to={`/inbox${placeQuery({ ...place, page: place.page - 1 })}`} className={linkClass} rel="prev">
             {inboxCopy.list.previous}

@@ -56,14 +56,14 @@ export default function InboxActivity() {
               {entry.detail ? <span className="break-all text-bone-300">{entry.detail}</span> : null}
               {entry.enquiryId ? (
                 <Link to={`/inbox/${entry.enquiryId}`} className={linkClass}>
-                  enquiry
+                  {inboxCopy.activity.enquiry}
                 </Link>
               ) : null}
             </li>
           ))}
         </ol>
       )}
-      <nav aria-label="Pages" className="mt-6 flex justify-between">
+      <nav aria-label={inboxCopy.list.pagesLabel} className="mt-6 flex justify-between">
         {page > 1 ? (
           <Link to={page === 2 ? "/inbox/activity" : `/inbox/activity?page=${page - 1}`} className={linkClass}>
             {inboxCopy.list.previous}
