@@ -47,6 +47,6 @@ describe("the gate: an outage is a 503 in words, never the error page's 500", ()
     expect((outage as Response).status).toBe(503);
     expect(await (outage as Response).text()).toMatch(/not reachable right now/);
     expect(await thrown(asOperator(args, (_args, session) => session.store.getEnquiry("x")))).toBeInstanceOf(TypeError);
-    expect(await asOperator(args, (_args, session) => session.store.markRead("x"))).toBe(true);
+    expect(await asOperator(args, (_args, session) => session.store.markRead("x", "owner@example.com"))).toBe(true);
   });
 });

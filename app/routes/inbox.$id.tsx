@@ -30,8 +30,6 @@ export async function loader(args: LoaderFunctionArgs) {
 
 async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const id = params.id ?? "";
-  // Opening an enquiry marks it read (the list's "unread" goes).
-  await store.markRead(id);
   const enquiry = await store.getEnquiry(id);
   if (!enquiry) throw notFound();
   const resendable = [...new Set([...context.services.channels(), ...enquiry.notifications.map((n) => n.channel)])];
@@ -47,7 +45,10 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
   );
 }
 
-/** Mark handled / as new / as spam / not spam, and Resend: plain forms, each answered with a redirect (PRG). */
+/**
+ * Open (the list's entries: it becomes read), Mark handled / as new / as spam / not spam, and Resend: plain forms,
+ * each answered with a redirect to the page (post/redirect/get). The page's own GET changes nothing.
+ */
 export async function action(args: ActionFunctionArgs) {
   return asOperator(args, changeEnquiry);
 }
@@ -60,18 +61,26 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     store.logActivity({ actor: operator.email, action, enquiryId: id, detail });
   const back = (done: string) => redirect(`/inbox/${encodeURIComponent(id)}?done=${done}`, { headers: privateHeaders });
 
+  if (intent === "open") {
+    await store.markRead(id, operator.email);
+    return redirect(`/inbox/${encodeURIComponent(id)}`, { status: 303, headers: privateHeaders });
+  }
   if (intent === "handled" || intent === "spam" || intent === "new") {
     const before = await store.setStatus(id, intent);
     if (before === null) throw notFound();
     await log(`status ${before} -> ${intent}`);
-    // Back to the list after "Mark as new": staying on the page would mark it read again.
+    // Back to the list after "Mark as new": the owner put it aside for later.
     return intent === "new" ? redirect("/inbox", { headers: privateHeaders }) : back(intent);
   }
   if (intent === "not-spam") {
     // The store writes the activity entry itself, in the same transaction that creates the notifications (once).
     const result = await store.markNotSpam(id, context.services.channels(), operator.email);
     if (result === "not-found") throw notFound();
-    if (result === "done") context.services.wakeOutbox();
+    if (result === "done") {
+      context.services.wakeOutbox();
+      // New again, and read: the owner is looking at it.
+      await store.markRead(id, operator.email);
+    }
     return back("not-spam");
   }
   if (intent === "resend") {

@@ -108,16 +108,20 @@ export default function InboxList() {
             <li key={item.id} className="p-4">
               <article aria-labelledby={`enquiry-${item.id}`}>
                 <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-                  <h2 id={`enquiry-${item.id}`} className="text-lg font-semibold">
-                    <Link to={`/inbox/${item.id}`} className={linkClass}>
-                      {item.name}
-                    </Link>
-                    {item.status === "new" ? (
-                      <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
-                        {inboxCopy.list.unread}
-                      </span>
-                    ) : null}
-                  </h2>
+                  <Form method="post" action={`/inbox/${item.id}`}>
+                    <input type="hidden" name="intent" value="open" />
+                    <h2 id={`enquiry-${item.id}`} className="text-lg font-semibold">
+                      {/* A post, as opening marks it read (a GET changes nothing); announced as a link: it opens the page. */}
+                      <button type="submit" role="link" className={`${linkClass} text-left`}>
+                        {item.name}
+                      </button>
+                      {item.status === "new" ? (
+                        <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
+                          {inboxCopy.list.unread}
+                        </span>
+                      ) : null}
+                    </h2>
+                  </Form>
                   <p className="text-sm text-bone-300">
                     <time dateTime={new Date(item.receivedAt).toISOString()}>
                       {absoluteTime(new Date(item.receivedAt))}

@@ -110,8 +110,8 @@ export interface OwnerStore {
   enquiriesFrom(email: string): Promise<EnquiryWithDelivery[]>;
   /** Sets the status; resolves with the previous one (null: no such enquiry). */
   setStatus(id: string, status: EnquiryStatus): Promise<EnquiryStatus | null>;
-  /** new -> read; anything else stays. True when it changed. */
-  markRead(id: string): Promise<boolean>;
+  /** new -> read, with its activity entry in the same transaction; anything else stays. True when it changed. */
+  markRead(id: string, actor: string, now?: Date): Promise<boolean>;
   /** Sends the channel's notification again from the start (a new one when there was none). False: no such enquiry. */
   resend(id: string, channel: Channel, now?: Date): Promise<boolean>;
 }

@@ -262,11 +262,21 @@ export function ownerOperations(db: SqlClient): OwnerStore {
       return String(before.status) as EnquiryStatus;
     },
 
-    async markRead(id) {
-      const rows = await db.query("UPDATE enquiries SET status = 'read' WHERE id = ? AND status = 'new' RETURNING id", [
-        id,
+    async markRead(id, actor, now = new Date()) {
+      const results = await db.transaction([
+        // Two operators at once: the second waits for the first and then finds it read (one entry, not two).
+        ...(db.dialect === "postgres"
+          ? [{ sql: "SELECT id FROM enquiries WHERE id = ? FOR UPDATE", params: [id] }]
+          : []),
+        {
+          sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
+                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), 'status new -> read', id, NULL
+                FROM enquiries WHERE id = ? AND status = 'new'`,
+          params: [randomUUID(), now.getTime(), actor, id],
+        },
+        { sql: "UPDATE enquiries SET status = 'read' WHERE id = ? AND status = 'new' RETURNING id", params: [id] },
       ]);
-      return rows.length === 1;
+      return results.at(-1)!.length === 1;
     },
 
     async resend(id, channel, now = new Date()) {

@@ -37,8 +37,12 @@ for (const backend of backends) {
       }
       await store.setStatus(ids[1]!, "handled");
       await store.setStatus(ids[2]!, "spam");
-      expect(await store.markRead(ids[0]!)).toBe(true);
-      expect(await store.markRead(ids[0]!)).toBe(false);
+      expect(await store.markRead(ids[0]!, "owner@example.com")).toBe(true);
+      expect(await store.markRead(ids[0]!, "owner@example.com")).toBe(false);
+      // The change's activity entry, written with it; the second call changed nothing and wrote none.
+      expect((await store.listActivity({ limit: 50 })).filter((entry) => entry.enquiryId === ids[0])).toMatchObject([
+        { actor: "owner@example.com", action: "status new -> read" },
+      ]);
       expect(await store.folderCounts()).toEqual({ new: 3, handled: 1, spam: 1, all: 5 });
       const first = await store.inboxPage({ folder: "all" }, { limit: 2, offset: 0 });
       expect(first.items.map((item) => item.name)).toEqual(["Name 4", "Name 3"]);
