@@ -66,7 +66,8 @@ export default function InboxErase() {
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.erase.title}</h1>
       <p className="mt-3 text-bone-100">{inboxCopy.erase.intro}</p>
       <p className="mt-3 text-bone-100">
-        {inboxCopy.erase.from} <span className="break-all font-semibold">{email}</span>:{" "}
+        {`${inboxCopy.erase.from} `}
+        <span className="break-all font-semibold">{email}</span>:{" "}
         {inboxCopy.erase.whatGoes(enquiries.length, notifications)}
       </p>
       <ul className="mt-3 list-disc space-y-1 pl-6 text-bone-100">

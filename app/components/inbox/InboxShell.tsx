@@ -40,7 +40,8 @@ export function InboxShell({ operator, children }: { operator: string; children:
         </nav>
         <div className="flex flex-wrap items-center gap-3 text-sm text-bone-300">
           <span>
-            {inboxCopy.nav.loggedInAs} <span className="font-medium text-bone-100">{operator}</span>
+            {`${inboxCopy.nav.loggedInAs} `}
+            <span className="font-medium text-bone-100">{operator}</span>
           </span>
           <Form method="post" action="/inbox/logout">
             <button type="submit" className={quietButtonClass}>
