@@ -35,10 +35,14 @@ for (const backend of backends) {
         const message = n === 3 ? "Discount 100% off_sale?" : `A coffin, number ${n}`;
         ids.push((await store.save({ name: `Name ${n}`, email: `v${n}@example.com`, message }, ["email"], at(n))).id);
       }
-      await store.setStatus(ids[1]!, "handled", "owner");
-      await store.setStatus(ids[2]!, "spam", "owner");
-      expect(await store.markRead(ids[0]!, "owner")).toBe(true);
-      expect(await store.markRead(ids[0]!, "owner")).toBe(false);
+      await store.setStatus(ids[1]!, "handled", "owner@example.com");
+      await store.setStatus(ids[2]!, "spam", "owner@example.com");
+      expect(await store.markRead(ids[0]!, "owner@example.com")).toBe(true);
+      expect(await store.markRead(ids[0]!, "owner@example.com")).toBe(false);
+      // The change's activity entry, written with it; the second call changed nothing and wrote none.
+      expect((await store.listActivity({ limit: 50 })).filter((entry) => entry.enquiryId === ids[0])).toMatchObject([
+        { actor: "owner@example.com", action: "status new -> read" },
+      ]);
       expect(await store.folderCounts()).toEqual({ new: 3, handled: 1, spam: 1, all: 5 });
       const first = await store.inboxPage({ folder: "all" }, { limit: 2, offset: 0 });
       expect(first.items.map((item) => item.name)).toEqual(["Name 4", "Name 3"]);
