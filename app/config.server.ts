@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DatabaseLocation } from "~/store/types";
 
 /**
  * The environment, checked once at start (server/config.ts reads it): every variable the site and `npm run inbox` use,
@@ -186,7 +187,7 @@ const retentionConfig = (env: { RETENTION_DAYS: number; SPAM_RETENTION_DAYS: num
 // --- Serving, the enquiry API, the inbox database and the rate limits ----------------------------------------------
 
 /** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
-export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
+export type { DatabaseLocation };
 
 export function parseDatabaseUrl(value: string): DatabaseLocation | null {
   if (/^postgres(ql)?:\/\//i.test(value)) {

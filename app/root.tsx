@@ -15,7 +15,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, errorPage, notFoundPage, refusals } from "~/content/site";
+import { brand, errorPage, header, notFoundPage, refusals } from "~/content/site";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -49,7 +49,7 @@ export function Layout({ children }: { children: ReactNode }) {
           href="#main"
           className="sr-only z-50 rounded-md bg-ember-500 px-4 py-2 font-semibold text-night-950 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
         >
-          Skip to content
+          {header.skipToContent}
         </a>
         <SiteHeader />
         <main id="main" className="haunt-backdrop flex-1">

@@ -4,8 +4,8 @@ import { createPostgresPool } from "~/store/postgres.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore } from "~/store/types";
-import { schedulePurge } from "~/store/retention.server";
-import { importV1Inbox } from "~/store/v1-import.server";
+import { schedulePurge } from "./retention";
+import { importV1Inbox } from "./v1-import";
 
 /**
  * The server process's inbox: opened at start, kept open, closed at shutdown. A database that cannot be reached at

@@ -61,7 +61,7 @@ export function ContactForm({ status, values, busy, formToken }: ContactFormProp
         </div>
         {/* Bot trap: display:none hides it from people and assistive technology alike. */}
         <div className="hidden">
-          <label htmlFor="enquiry-honeypot">Leave this field empty</label>
+          <label htmlFor="enquiry-honeypot">{contactForm.honeypotLabel}</label>
           <input
             id="enquiry-honeypot"
             type="text"

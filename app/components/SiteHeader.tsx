@@ -1,6 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useRef, type KeyboardEvent } from "react";
-import { brand, navigation } from "~/content/site";
+import { brand, header, navigation } from "~/content/site";
 
 const MOBILE_NAV_ID = "mobile-nav";
 
@@ -72,9 +72,9 @@ function MobileMenu() {
     <details ref={menu} className={toggleBoxClass} onKeyDown={closeOnEscape}>
       <summary className={toggleClass} data-nav-toggle="">
         <MenuIcon />
-        Menu
+        {header.menu}
       </summary>
-      <nav id={MOBILE_NAV_ID} aria-label="Main" className={panelClass}>
+      <nav id={MOBILE_NAV_ID} aria-label={header.navigationLabel} className={panelClass}>
         <NavLinks vertical onNavigate={close} />
       </nav>
     </details>
@@ -95,7 +95,7 @@ export function SiteHeader() {
             {brand.name}
           </span>
         </Link>
-        <nav aria-label="Main" className="hidden lg:block">
+        <nav aria-label={header.navigationLabel} className="hidden lg:block">
           <NavLinks />
         </nav>
         <MobileMenu />

@@ -1,8 +1,12 @@
 import { brand } from "./shared";
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** Every word of the owner's inbox (/inbox): operators edit copy here. */
 export const inboxCopy = {
   title: "Inbox",
+  /** A 503 on any inbox page while the database does not answer. */
+  unavailable: "The inbox database is not reachable right now. Try again in a minute.",
   login: {
     title: "Log in to the inbox",
     heading: "Owner's inbox",
@@ -18,7 +22,7 @@ export const inboxCopy = {
     overloaded: "The inbox is busy checking other logins right now. Wait a few seconds and try again.",
     loggedOut: "You are logged out.",
   },
-  nav: { inbox: "Enquiries", activity: "Activity", logout: "Log out" },
+  nav: { label: "Inbox", inbox: "Enquiries", activity: "Activity", logout: "Log out", loggedInAs: "Logged in as" },
   folders: { new: "New", handled: "Handled", spam: "Spam", all: "All" },
   search: { label: "Search name, address or message", submit: "Search", clear: "Clear" },
   list: {
@@ -26,8 +30,15 @@ export const inboxCopy = {
     previous: "Previous",
     next: "Next",
     download: "Download CSV",
+    foldersLabel: "Folders",
+    pagesLabel: "Pages",
+    unread: "unread",
+    counts: (counts: { new: number; handled: number; spam: number }, searching: boolean) =>
+      `${counts.new} new, ${counts.handled} handled, ${counts.spam} spam${searching ? " matching the search" : ""}`,
+    erased: (erased: number) => `Erased ${count(erased, "enquiry", "enquiries")}.`,
   },
   enquiry: {
+    title: "Enquiry",
     back: "Back to the inbox",
     reply: "Reply by e-mail",
     replySubject: `Your enquiry to ${brand.name}`,
@@ -39,6 +50,17 @@ export const inboxCopy = {
     notSpam: "Not spam",
     resend: "Resend",
     erase: "Erase",
+    status: "status:",
+    heldAsSpam: (reasons: string) => `Held as spam: ${reasons}`,
+    /** After each button's post/redirect/get (?done=...). */
+    done: {
+      handled: "Marked handled.",
+      spam: "Marked as spam.",
+      "not-spam": "Marked as not spam: the notifications go out now.",
+      resend: "The notification is being sent again.",
+    } as Readonly<Record<string, string>>,
+    unknownChannel: "Unknown channel.",
+    unknownAction: "Unknown action.",
   },
   erase: {
     title: "Erase this person's enquiries",
@@ -47,10 +69,62 @@ export const inboxCopy = {
       "already e-mailed or posted to chat are not touched: delete them there too.",
     confirm: "Erase them all",
     cancel: "Keep them",
+    from: "From",
+    whatGoes: (enquiries: number, notifications: number) =>
+      `${count(enquiries, "enquiry", "enquiries")} and ${count(notifications, "notification", "notifications")} will be deleted:`,
     /** After the erase, when the v1 import file (INBOX_FILE) still names the address: the site never rewrites it. */
     stillInV1File: (file: string) =>
       `The old v1 inbox file ${file} on the server still holds this person's address. The site will not import ` +
       "it again, but the file is a copy: delete the file, or remove their lines from it.",
   },
-  activity: { title: "Activity", empty: "Nothing yet." },
+  activity: { title: "Activity", empty: "Nothing yet.", enquiry: "enquiry" },
+  /** Times in the inbox: "3 hours ago", "in 5 minutes" (app/owner/format.ts). */
+  time: {
+    justNow: "just now",
+    inAMoment: "in a moment",
+    units: {
+      minute: ["minute", "minutes"],
+      hour: ["hour", "hours"],
+      day: ["day", "days"],
+      month: ["month", "months"],
+      year: ["year", "years"],
+    },
+    ago: (amount: string) => `${amount} ago`,
+    in: (amount: string) => `in ${amount}`,
+  },
+  /** Where an enquiry's notifications stand (app/owner/delivery.ts): the list, the enquiry's page, the CSV export. */
+  delivery: {
+    channels: { email: "E-mail", webhook: "Webhook" } as Readonly<Record<string, string>>,
+    states: { pending: "waiting to be sent", sent: "sent", failed: "failed (gave up)" } as Readonly<
+      Record<string, string>
+    >,
+    none: "No notifications",
+    notSetUp: "not set up",
+    labels: {
+      state: "State",
+      attempts: "Attempts",
+      sent: "Sent",
+      lastError: "Last error",
+      nextAttempt: "Next attempt",
+    },
+    /** A sender's error (as the outbox recorded it) in words an owner can act on; the raw text is shown beside it. */
+    errors: {
+      refused: "The server refused the connection: it is down or the address is wrong.",
+      timeout: "The server did not answer in time.",
+      unreachable: "The server could not be reached at that address.",
+      unknownHost: "The server's name could not be found.",
+      cut: "The connection was cut before the send finished.",
+      login: "The mail server refused the login: check SMTP_URL's user and password.",
+      tls: "The secure connection failed (certificate or TLS).",
+      serverError: "The receiving server answered with an error.",
+      refusedMessage: "The receiving server refused the message.",
+      other: "The send failed.",
+    },
+    /** `npm run inbox`: channels and states named as its --json names them, with each one's tries. */
+    terminal: {
+      none: "not notified",
+      tries: (attempts: number) => ` after ${count(attempts, "attempt", "attempts")}`,
+      nextTry: (at: string) => `, next try ${at}`,
+    },
+  },
 } as const;

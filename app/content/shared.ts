@@ -22,6 +22,13 @@ export const navigation = [
   { to: "/contact", label: "Contact" },
 ] as const;
 
+/** The words at the top of every page: the skip link, the main navigation's accessible name, the menu toggle. */
+export const header = {
+  skipToContent: "Skip to content",
+  navigationLabel: "Main",
+  menu: "Menu",
+} as const;
+
 export const footer = {
   rights: "All rights reserved.",
 } as const;

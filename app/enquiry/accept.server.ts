@@ -1,3 +1,4 @@
+import { captchaAnswer, enquiryErrors } from "~/content/site";
 import {
   enquiryFieldNames,
   formTokenField,
@@ -9,7 +10,7 @@ import {
 import { formTokenProblem } from "~/enquiry/form-token.server";
 import { postEnquiry } from "~/enquiry/forward.server";
 import { logAttempt } from "~/enquiry/log.server";
-import type { ApiError, Outcome } from "~/enquiry/status";
+import type { ApiError, Outcome } from "~/enquiry/api-answer";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry } from "~/enquiry/spam";
@@ -48,10 +49,8 @@ const mediaTypes: Record<EnquirySource, readonly string[]> = {
   json: ["application/json"],
 };
 
-/** The captcha: the first name of the villain of A Nightmare on Elm Street, in any case. */
-const captchaAnswer = "freddy";
-const wrongAnswer: ApiError = { title: "Security", detail: "That is not the right answer to the security question." };
-export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() === captchaAnswer;
+/** The captcha's answer, trimmed, in any case. */
+export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() === captchaAnswer.toLowerCase();
 
 // The log's names for what happened, as operators' log queries know them.
 const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot", spam: "spam" };
@@ -102,7 +101,7 @@ async function accept(
   const enquiry = validation.enquiry;
   // The API checks its own captcha; the embedded back-end checks it here, before anything is counted or stored.
   if (embedded && !isCaptchaAnswer(enquiry.security)) {
-    return { kind: "wrong-answer", errors: [wrongAnswer], values };
+    return { kind: "wrong-answer", errors: [enquiryErrors.wrongAnswer], values };
   }
   const refusal = await services.admit(clientAddress);
   if (refusal) return { kind: "rate-limited", refusal, values };
@@ -147,7 +146,10 @@ async function store(
   }
 }
 
-/** The form's fields as typed (line breaks as LF, as the browser's maxLength counted them), or "bot". */
+/**
+ * The form's fields as typed (line breaks as LF, as the browser's maxLength counted them) and its spam signals; null
+ * when a multipart body cannot be parsed.
+ */
 async function readForm(
   request: Request,
   bytes: Uint8Array<ArrayBuffer>,
@@ -169,12 +171,10 @@ async function readForm(
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
   };
-  const values: EnquiryValues = {};
-  for (const field of enquiryFieldNames) {
-    const value = form.get(field);
-    if (typeof value === "string") values[field] = value.replace(/\r\n?/g, "\n");
-  }
-  return { input: values, spam: { honeypot: text(honeypotField), token: text(formTokenField) } };
+  return {
+    input: textFields((field) => text(field)?.replace(/\r\n?/g, "\n")),
+    spam: { honeypot: text(honeypotField), token: text(formTokenField) },
+  };
 }
 
 function readJson(bytes: Uint8Array): { input: unknown; spam?: undefined } | null {
@@ -185,12 +185,17 @@ function readJson(bytes: Uint8Array): { input: unknown; spam?: undefined } | nul
   }
 }
 
-/** What the visitor entered, to show again after a refusal (only text fields; nothing else is echoed). */
+/** What the visitor entered, to show again after a refusal. */
 function enteredValues(input: unknown): EnquiryValues {
+  if (typeof input !== "object" || input === null) return {};
+  return textFields((field) => (input as Record<string, unknown>)[field]);
+}
+
+/** The enquiry's fields that are text, as `read` gives them: nothing else is kept or echoed. */
+function textFields(read: (field: string) => unknown): EnquiryValues {
   const values: EnquiryValues = {};
-  if (typeof input !== "object" || input === null) return values;
   for (const field of enquiryFieldNames) {
-    const value = (input as Record<string, unknown>)[field];
+    const value = read(field);
     if (typeof value === "string") values[field] = value;
   }
   return values;

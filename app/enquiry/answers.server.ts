@@ -1,7 +1,8 @@
 import { data, redirect } from "@remix-run/node";
+import { enquiryErrors } from "~/content/site";
 import type { Acceptance } from "~/enquiry/accept.server";
 import type { EnquiryValues } from "~/enquiry/fields";
-import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/status";
+import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/api-answer";
 
 /** How each caller of acceptEnquiry answers: the contact page (a status line) and the JSON API (its errors list). */
 
@@ -15,13 +16,6 @@ export interface ContactActionData {
 
 /** Where a successful post lands (post/redirect/get): reloading it sends nothing again. */
 export const sentLocation = "/contact?sent=1";
-
-// After a timeout the database may still finish the save: say so. Sending again is safe (the duplicate check).
-const notStored: ApiError = {
-  title: "Server",
-  detail:
-    "We could not confirm that your enquiry was saved. Please send it again in a few minutes: it will not be stored twice.",
-};
 
 /** The HTTP status of the page when the API did not take the enquiry: never 500, so its fault never looks like ours. */
 function forwardStatus(outcome: Exclude<Outcome, { kind: "sent" }>): number {
@@ -46,14 +40,11 @@ export function contactPageAnswer(acceptance: Acceptance, formToken?: string) {
     case "bot":
       return redirect(sentLocation, 303);
     case "unsupported-media-type":
-      return page(415, formatErrors([{ title: "Request", detail: "Please send your enquiry with the contact form." }]));
+      return page(415, formatErrors([enquiryErrors.form.unsupportedMediaType]));
     case "too-large":
-      return page(
-        413,
-        formatErrors([{ title: "Message", detail: "Your enquiry is too long to send. Please shorten it." }]),
-      );
+      return page(413, formatErrors([enquiryErrors.form.tooLarge]));
     case "unreadable":
-      return page(400, formatErrors([{ title: "Request", detail: "The form could not be read. Please try again." }]));
+      return page(400, formatErrors([enquiryErrors.form.unreadable]));
     case "invalid":
     case "wrong-answer":
       return page(400, formatErrors(acceptance.errors), acceptance.values);
@@ -62,7 +53,7 @@ export function contactPageAnswer(acceptance: Acceptance, formToken?: string) {
         "Retry-After": String(acceptance.refusal.retryAfterSeconds),
       });
     case "not-stored":
-      return page(503, formatErrors([notStored]), acceptance.values);
+      return page(503, formatErrors([enquiryErrors.notStored]), acceptance.values);
     case "not-forwarded":
       return page(forwardStatus(acceptance.outcome), statusText(acceptance.outcome), acceptance.values);
   }
@@ -78,19 +69,21 @@ export function apiAnswer(acceptance: Acceptance): Response {
     case "bot":
       return new Response(null, { status: 204 });
     case "unsupported-media-type":
-      return errors(415, [{ title: "Request", detail: "Send the enquiry as application/json." }]);
+      return errors(415, [enquiryErrors.api.unsupportedMediaType]);
     case "too-large":
-      return errors(413, [{ title: "Request", detail: "The enquiry is too large." }]);
+      return errors(413, [enquiryErrors.api.tooLarge]);
     case "unreadable":
-      return errors(400, [{ title: "Request", detail: "The enquiry is not valid JSON." }]);
+      return errors(400, [enquiryErrors.api.unreadable]);
     case "invalid":
     case "wrong-answer":
       return errors(400, acceptance.errors);
     case "rate-limited":
       return errors(429, [acceptance.refusal.error], { "Retry-After": String(acceptance.refusal.retryAfterSeconds) });
     case "not-stored":
-      return errors(503, [notStored]);
+      return errors(503, [enquiryErrors.notStored]);
     case "not-forwarded":
-      return errors(forwardStatus(acceptance.outcome), [{ title: "Server", detail: statusText(acceptance.outcome) }]);
+      return errors(forwardStatus(acceptance.outcome), [
+        { title: enquiryErrors.api.notForwardedTitle, detail: statusText(acceptance.outcome) },
+      ]);
   }
 }

@@ -2,14 +2,25 @@ import { defaultBodyCap } from "~/http/body-caps";
 import { contactForm } from "~/content/site";
 
 /**
- * The enquiry's four fields: names sent upstream, labels, and length limits. The form's HTML attributes and the
- * server's schema are both built from this one definition, so the browser and the server never disagree.
+ * The enquiry's four fields: names sent upstream, labels, titles in errors and length limits. The form's HTML
+ * attributes and the server's schema are both built from this one definition, so the browser and the server never
+ * disagree.
  */
 export const enquiryFields = {
-  name: { label: contactForm.nameLabel, title: "Name", maxLength: 100, autoComplete: "name" },
-  email: { label: contactForm.emailLabel, title: "Email", maxLength: 254, autoComplete: "email" },
-  message: { label: contactForm.messageLabel, title: "Message", maxLength: 5000, autoComplete: "off" },
-  security: { label: contactForm.captchaQuestion, title: "Security", maxLength: 40, autoComplete: "off" },
+  name: { label: contactForm.nameLabel, title: contactForm.fieldTitles.name, maxLength: 100, autoComplete: "name" },
+  email: { label: contactForm.emailLabel, title: contactForm.fieldTitles.email, maxLength: 254, autoComplete: "email" },
+  message: {
+    label: contactForm.messageLabel,
+    title: contactForm.fieldTitles.message,
+    maxLength: 5000,
+    autoComplete: "off",
+  },
+  security: {
+    label: contactForm.captchaQuestion,
+    title: contactForm.fieldTitles.security,
+    maxLength: 40,
+    autoComplete: "off",
+  },
 } as const;
 
 export type EnquiryFieldName = keyof typeof enquiryFields;

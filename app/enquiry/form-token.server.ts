@@ -1,5 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { FormTokenProblem } from "~/enquiry/spam";
 import type { SiteServices } from "~/services.server";
 import type { InboxStore } from "~/store/types";
 
@@ -9,7 +8,9 @@ import type { InboxStore } from "~/store/types";
  * is generated once and kept in the database (every instance shares it; nothing to configure). See ADR 0013.
  */
 
-export { formTokenField } from "~/enquiry/fields";
+/** What is wrong with a post's form token; the spam filter weighs it (app/enquiry/spam.ts). */
+export type FormTokenProblem = "missing" | "forged" | "expired" | "used" | "too-fast";
+
 /** A token older than this counts against the post. */
 export const formTokenMaxAgeMs = 24 * 60 * 60_000;
 /** Nobody reads the form, types a name, an address and a message in less than this. */

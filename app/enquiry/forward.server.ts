@@ -1,5 +1,5 @@
 import type { Enquiry } from "~/enquiry/fields";
-import { readErrorList, type Outcome } from "~/enquiry/status";
+import { readErrorList, type Outcome } from "~/enquiry/api-answer";
 import { readCapped } from "~/http/body.server";
 
 export const saveContactPath = "/api/site/save-contact";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judgeEnquiry, type FormTokenProblem } from "~/enquiry/spam";
+import type { FormTokenProblem } from "~/enquiry/form-token.server";
+import { judgeEnquiry } from "~/enquiry/spam";
 import { realEnquiries, spamEnquiries } from "../../tests/support/spam-corpus";
 
 const plain = { name: "Jane Doe", email: "jane@example.com", message: "Do you build animatronic werewolves?" };

@@ -7,9 +7,8 @@
  * (shouting in capitals, one suspicious phrase) weigh 0.5: a real customer may write in capitals or ask whether we
  * take crypto, so one of them alone never hides an enquiry; two together do.
  */
-
-/** What is wrong with a post's form token, as found by the token check (app/enquiry/form-token.server.ts). */
-export type FormTokenProblem = "missing" | "forged" | "expired" | "used" | "too-fast";
+import { spamReasons } from "~/content/spam-reasons";
+import type { FormTokenProblem } from "~/enquiry/form-token.server";
 
 export interface SpamSignals {
   name: string;
@@ -28,13 +27,8 @@ export interface SpamVerdict {
   score: number;
 }
 
-const tokenReasons: Record<FormTokenProblem, string> = {
-  missing: "form token missing",
-  forged: "form token forged",
-  expired: "form token older than 24 h",
-  used: "form token used before",
-  "too-fast": "posted less than 3 s after the form was served",
-};
+// Typed here, so a new token problem without its reason fails to compile.
+const tokenReasons: Record<FormTokenProblem, string> = spamReasons.formToken;
 
 /**
  * Phrases of the offers that hit small business forms (each a reason, weight 0.5). Lower case; matched on word
@@ -86,16 +80,15 @@ function mostlyCapitals(text: string): boolean {
 
 export function judgeEnquiry(signals: SpamSignals): SpamVerdict {
   const found: { reason: string; weight: number }[] = [];
-  if (signals.honeypot) found.push({ reason: "hidden field filled", weight: 1 });
+  if (signals.honeypot) found.push({ reason: spamReasons.honeypot, weight: 1 });
   if (signals.formToken) found.push({ reason: tokenReasons[signals.formToken], weight: 1 });
   const links = countLinks(signals.message);
-  if (links > 2) found.push({ reason: `more than two links (${links})`, weight: 1 });
-  if (addressInName.test(signals.name)) found.push({ reason: "link or address in the name", weight: 1 });
-  if (mostlyCapitals(`${signals.name} ${signals.message}`))
-    found.push({ reason: "mostly capital letters", weight: 0.5 });
+  if (links > 2) found.push({ reason: spamReasons.manyLinks(links), weight: 1 });
+  if (addressInName.test(signals.name)) found.push({ reason: spamReasons.addressInName, weight: 1 });
+  if (mostlyCapitals(`${signals.name} ${signals.message}`)) found.push({ reason: spamReasons.capitals, weight: 0.5 });
   const text = `${signals.name}\n${signals.message}`;
   for (const [phrase, pattern] of phrasePatterns) {
-    if (pattern.test(text)) found.push({ reason: `phrase "${phrase}"`, weight: 0.5 });
+    if (pattern.test(text)) found.push({ reason: spamReasons.phrase(phrase), weight: 0.5 });
   }
   const score = found.reduce((sum, { weight }) => sum + weight, 0);
   return { spam: score >= 1, reasons: found.map(({ reason }) => reason), score };

@@ -1,29 +1,23 @@
 import { z } from "zod";
+import { enquiryErrors } from "~/content/site";
 import { enquiryFields, type Enquiry, type EnquiryFieldName } from "~/enquiry/fields";
-import type { ApiError } from "~/enquiry/status";
+import type { ApiError } from "~/enquiry/api-answer";
 import { withoutControls } from "~/text/safety";
-
-const required: Record<EnquiryFieldName, string> = {
-  name: "Please enter your name.",
-  email: "Please enter your e-mail address.",
-  message: "Please enter a message.",
-  security: "Please answer the security question.",
-};
 
 function text(field: EnquiryFieldName) {
   const { maxLength } = enquiryFields[field];
   return z
-    .string(required[field])
+    .string(enquiryErrors.required[field])
     .overwrite(withoutControls)
     .trim()
-    .min(1, required[field])
-    .max(maxLength, `Please keep it to ${maxLength} characters or fewer.`);
+    .min(1, enquiryErrors.required[field])
+    .max(maxLength, enquiryErrors.tooLong(maxLength));
 }
 
 /** The server's copy of the form's rules: all four required (after trimming), e-mail shape, length limits. */
 const enquirySchema = z.object({
   name: text("name"),
-  email: text("email").pipe(z.email("Please enter a valid e-mail address.")),
+  email: text("email").pipe(z.email(enquiryErrors.invalidEmail)),
   message: text("message"),
   security: text("security"),
 });
@@ -48,7 +42,7 @@ export function validateEnquiry(input: unknown): Validation {
     const field = issue.path[0];
     const key = typeof field === "string" && field in enquiryFields ? (field as EnquiryFieldName) : null;
     if (key === null) {
-      errors.push({ title: "Enquiry", detail: "The form could not be read. Please try again." });
+      errors.push(enquiryErrors.unreadableFields);
       break;
     }
     if (seen.has(key)) continue; // one message per field is enough

@@ -40,11 +40,11 @@ export interface FailureFacts {
  */
 export function afterFailure(
   attempts: number,
-  createdAt: Date,
+  windowStart: Date,
   now: Date,
   { permanent = false, retryAfterMs, random = Math.random }: FailureFacts = {},
 ): { retryAt: Date } | { giveUp: true } {
-  if (permanent || now.getTime() - createdAt.getTime() >= retryWindowMs) return { giveUp: true };
+  if (permanent || now.getTime() - windowStart.getTime() >= retryWindowMs) return { giveUp: true };
   const backoff = retryDelayMs(attempts) * (0.5 + random() / 2);
   const asked = retryAfterMs === undefined ? 0 : retryAfterMs + random() * 1_000;
   return { retryAt: new Date(now.getTime() + Math.round(Math.max(backoff, asked))) };
@@ -144,7 +144,7 @@ export function createOutbox({
     }
     const reason = channel ? describeFailure(error) : `no ${claim.channel} channel is configured in this process`;
     const facts = failureFacts(error);
-    const next = afterFailure(claim.attempts, claim.createdAt, now(), facts);
+    const next = afterFailure(claim.attempts, claim.windowStart, now(), facts);
     if ("giveUp" in next) {
       await store.markFailed(claim, reason, now());
       log({

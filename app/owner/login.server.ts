@@ -5,19 +5,13 @@ import { deriveOnHashThread } from "~/owner/hash-thread.server";
 import { bodyCapFor } from "~/http/body-caps";
 import { readForm } from "~/http/form.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
-import {
-  hashSessionId,
-  inboxStore,
-  loginThrottle,
-  newSessionId,
-  requireEmbedded,
-  safeNext,
-  sessionCookie,
-  sessionIdOf,
-  unavailable,
-} from "~/owner/session.server";
-import { emailKey } from "~/store/store.server";
+import { inboxStore, requireEmbedded, safeNext, unavailable } from "~/owner/gate.server";
+import { hashSessionId, newSessionId, sessionCookie, sessionIdOf } from "~/owner/session.server";
+import { emailKey } from "~/store/rows.server";
 import { oneLine } from "~/text/safety";
+
+/** After this many failed logins for one account from one client address within the window: 429 until it passes. */
+export const loginThrottle = { failures: 5, windowMs: 15 * 60_000 } as const;
 
 export type LoginOutcome =
   | { kind: "ok"; next: string; cookie: string }

@@ -1,4 +1,4 @@
-import { folders, type Folder } from "~/store/owner-types";
+import { folders, type Folder } from "~/store/types";
 
 /** The inbox list's place, all in the URL: folder, search, page (so it can be bookmarked, shared, reloaded). */
 export const pageSize = 50;

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { pageCacheControl } from "~/pages/headers.server";
+import { isSafeMethod, pageCacheControl } from "~/pages/headers.server";
 import type { Page } from "~/pages/page.server";
 
 /**
@@ -63,7 +63,7 @@ export const isPrivatePath = (pathname: string) => /^\/inbox(?:\/|$)/i.test(path
 /** Whether a finished page may be kept and given to anyone who asks for the same path. */
 export function isKeepable(request: { method: string; url: string }, page: Page): boolean {
   return (
-    (request.method === "GET" || request.method === "HEAD") &&
+    isSafeMethod(request.method) &&
     !isPrivatePath(new URL(request.url, "http://site").pathname) &&
     page.status === 200 &&
     page.headers["cache-control"] === pageCacheControl &&

@@ -4,15 +4,10 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fresh from "fresh";
 import Negotiator from "negotiator";
 
-/**
- * A finished document: status, headers and body, with each encoding of the body (brotli, gzip, none) made once and
- * given its own strong ETag (a hash of those bytes). Encoded lazily, except for pages about to be cached, which are
- * encoded at once, with brotli's best setting, since the work is then shared by every later request.
- */
 export type Encoding = "br" | "gzip" | "identity";
 
-// Quality 5 of 11 costs a third of a millisecond for a page and is already smaller than what the compression
-// middleware sent before (quality 4); pages that are kept pay once for 11 (about 10 ms, and 10 % fewer bytes).
+// Quality 5 of 11 costs a third of a millisecond for a page and is already smaller than the compression middleware's
+// default (quality 4); pages that are kept pay once for 11 (about 10 ms, and 10 % fewer bytes).
 const BROTLI_FAST = 5;
 
 interface Representation {
@@ -20,6 +15,11 @@ interface Representation {
   etag: string;
 }
 
+/**
+ * A finished document: status, headers and body, with each encoding of the body (brotli, gzip, none) made once and
+ * given its own strong ETag (a hash of those bytes). Encoded lazily, except for pages about to be cached, which are
+ * encoded at once, with brotli's best setting, since the work is then shared by every later request.
+ */
 export class Page {
   /** Lower-case names; Set-Cookie, should a page ever set one, as a list. */
   readonly headers: Record<string, string | string[]>;

@@ -16,7 +16,7 @@ import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
-import { browserFailureText } from "~/enquiry/status";
+import { browserFailureText } from "~/enquiry/api-answer";
 import { canonicalUrl } from "~/public-url";
 
 export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args, "/contact"));

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
-import { channelNames, errorInWords, absoluteTime, stateWords, timeAgo } from "~/owner/format";
+import { channelName, stateName } from "~/owner/delivery";
+import { errorInWords, absoluteTime, timeAgo } from "~/owner/format";
 import {
   buttonClass,
   dangerButtonClass,
@@ -10,24 +11,25 @@ import {
   quietButtonClass,
 } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
-import { inboxHeaders } from "~/owner/headers";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { channels, type Channel } from "~/store/types";
 
 export const meta: MetaFunction = () => [
-  { title: `Enquiry | ${inboxCopy.title}` },
+  { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
   { name: "robots", content: "noindex, nofollow" },
 ];
 export const headers = inboxHeaders;
 
 const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showEnquiry);
+}
+
+async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const id = params.id ?? "";
-  // Opening an enquiry marks it read (the list's "unread" goes).
-  await store.markRead(id);
   const enquiry = await store.getEnquiry(id);
   if (!enquiry) throw notFound();
   const resendable = [...new Set([...context.services.channels(), ...enquiry.notifications.map((n) => n.channel)])];
@@ -43,16 +45,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
 }
 
-const doneWords: Record<string, string> = {
-  handled: "Marked handled.",
-  spam: "Marked as spam.",
-  "not-spam": "Marked as not spam: the notifications go out now.",
-  resend: "The notification is being sent again.",
-};
+/**
+ * Open (the list's entries: it becomes read), Mark handled / as new / as spam / not spam, and Resend: plain forms,
+ * each answered with a redirect to the page (post/redirect/get). The page's own GET changes nothing.
+ */
+export async function action(args: ActionFunctionArgs) {
+  return asOperator(args, changeEnquiry);
+}
 
-/** Mark handled / as new / as spam / not spam, and Resend: plain forms, each answered with a redirect (PRG). */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+async function changeEnquiry({ request, params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
   const id = params.id ?? "";
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -60,31 +61,39 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     store.logActivity({ actor: operator.email, action, enquiryId: id, detail });
   const back = (done: string) => redirect(`/inbox/${encodeURIComponent(id)}?done=${done}`, { headers: privateHeaders });
 
+  if (intent === "open") {
+    await store.markRead(id, operator.email);
+    return redirect(`/inbox/${encodeURIComponent(id)}`, { status: 303, headers: privateHeaders });
+  }
   if (intent === "handled" || intent === "spam" || intent === "new") {
-    const before = await store.setStatus(id, intent);
-    if (before === null) throw notFound();
-    await log(`status ${before} -> ${intent}`);
-    // Back to the list after "Mark as new": staying on the page would mark it read again.
+    if ((await store.setStatus(id, intent, operator.email)) === null) throw notFound();
+    // Back to the list after "Mark as new": the owner put it aside for later.
     return intent === "new" ? redirect("/inbox", { headers: privateHeaders }) : back(intent);
   }
   if (intent === "not-spam") {
     // The store writes the activity entry itself, in the same transaction that creates the notifications (once).
     const result = await store.markNotSpam(id, context.services.channels(), operator.email);
     if (result === "not-found") throw notFound();
-    if (result === "done") context.services.wakeOutbox();
+    if (result === "done") {
+      context.services.wakeOutbox();
+      // New again, and read: the owner is looking at it.
+      await store.markRead(id, operator.email);
+    }
     return back("not-spam");
   }
   if (intent === "resend") {
     const channel = String(form.get("channel") ?? "");
     if (!(channels as readonly string[]).includes(channel))
-      return data({ error: "Unknown channel." }, { status: 400, headers: privateHeaders });
+      return data({ error: inboxCopy.enquiry.unknownChannel }, { status: 400, headers: privateHeaders });
     if (!(await store.resend(id, channel as Channel))) throw notFound();
     context.services.wakeOutbox();
     await log("resend", channel);
     return back("resend");
   }
-  return data({ error: "Unknown action." }, { status: 400, headers: privateHeaders });
+  return data({ error: inboxCopy.enquiry.unknownAction }, { status: 400, headers: privateHeaders });
 }
+
+const labels = inboxCopy.delivery.labels;
 
 function mailto(email: string): string {
   const subject = encodeURIComponent(inboxCopy.enquiry.replySubject);
@@ -104,7 +113,7 @@ export default function InboxEnquiry() {
         </Link>
       </p>
       <div className="mt-4">
-        <Notice text={done ? (doneWords[done] ?? null) : null} />
+        <Notice text={done ? (inboxCopy.enquiry.done[done] ?? null) : null} />
       </div>
       <article className="rounded-xl border border-night-600 bg-night-800/70 p-5 sm:p-6">
         <header>
@@ -112,11 +121,11 @@ export default function InboxEnquiry() {
           <p className="mt-1 break-all text-bone-100">{enquiry.email}</p>
           <p className="mt-1 text-sm text-bone-300">
             <time dateTime={receivedAt.toISOString()}>{absoluteTime(receivedAt)}</time> ·{" "}
-            {timeAgo(receivedAt, new Date(now))} · status:{" "}
+            {timeAgo(receivedAt, new Date(now))} · {inboxCopy.enquiry.status}{" "}
             <span className="font-medium text-bone-100">{enquiry.status}</span>
           </p>
           {spam && enquiry.spamReasons.length > 0 ? (
-            <p className="mt-1 text-sm text-bone-300">Held as spam: {enquiry.spamReasons.join("; ")}</p>
+            <p className="mt-1 text-sm text-bone-300">{inboxCopy.enquiry.heldAsSpam(enquiry.spamReasons.join("; "))}</p>
           ) : null}
         </header>
         <div className="mt-5 whitespace-pre-wrap break-words rounded-md bg-night-950 p-4 text-bone-50">
@@ -153,24 +162,24 @@ export default function InboxEnquiry() {
         <ul className="mt-3 grid gap-4 md:grid-cols-2">
           {resendable.map((channel) => {
             const step = enquiry.notifications.find((n) => n.channel === channel);
-            const name = channelNames[channel] ?? channel;
+            const name = channelName(channel);
             return (
               <li key={channel} className="rounded-xl border border-night-600 bg-night-800/70 p-4">
                 <h3 className="text-lg font-semibold text-bone-50">{name}</h3>
                 <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-                  <dt className="text-bone-300">State</dt>
-                  <dd className="text-bone-50">{step ? (stateWords[step.state] ?? step.state) : "not set up"}</dd>
-                  <dt className="text-bone-300">Attempts</dt>
+                  <dt className="text-bone-300">{labels.state}</dt>
+                  <dd className="text-bone-50">{step ? stateName(step.state) : inboxCopy.delivery.notSetUp}</dd>
+                  <dt className="text-bone-300">{labels.attempts}</dt>
                   <dd className="text-bone-50">{step?.attempts ?? 0}</dd>
                   {step?.sentAt ? (
                     <>
-                      <dt className="text-bone-300">Sent</dt>
+                      <dt className="text-bone-300">{labels.sent}</dt>
                       <dd className="text-bone-50">{absoluteTime(new Date(step.sentAt))}</dd>
                     </>
                   ) : null}
                   {step?.lastError && step.state !== "sent" ? (
                     <>
-                      <dt className="text-bone-300">Last error</dt>
+                      <dt className="text-bone-300">{labels.lastError}</dt>
                       <dd className="text-bone-50">
                         {errorInWords(step.lastError)}{" "}
                         <span className="break-words text-bone-300">({step.lastError})</span>
@@ -179,7 +188,7 @@ export default function InboxEnquiry() {
                   ) : null}
                   {step?.nextAttemptAt ? (
                     <>
-                      <dt className="text-bone-300">Next attempt</dt>
+                      <dt className="text-bone-300">{labels.nextAttempt}</dt>
                       <dd className="text-bone-50">
                         {absoluteTime(new Date(step.nextAttemptAt))} (
                         {timeAgo(new Date(step.nextAttemptAt), new Date(now))})

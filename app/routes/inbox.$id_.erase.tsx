@@ -3,10 +3,10 @@ import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { dangerButtonClass, InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
-import { inboxHeaders } from "~/owner/headers";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
-import { v1FileHolds } from "~/store/v1-import.server";
+import { v1FileHolds } from "~/store/v1.server";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
@@ -14,8 +14,11 @@ export const headers = inboxHeaders;
 const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
 
 /** The confirmation page: names every enquiry of the address and what goes with it, before anything is deleted. */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showErase);
+}
+
+async function showErase({ params }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const enquiry = await store.getEnquiry(params.id ?? "");
   if (!enquiry) throw notFound();
   const all = await store.enquiriesFrom(enquiry.email);
@@ -36,8 +39,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return asOperator(args, erase);
+}
+
+async function erase({ params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
   const enquiry = await store.getEnquiry(params.id ?? "");
   if (!enquiry) return redirect("/inbox?erased=0", { headers: privateHeaders });
   const count = await store.erase(enquiry.email);
@@ -60,9 +66,9 @@ export default function InboxErase() {
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.erase.title}</h1>
       <p className="mt-3 text-bone-100">{inboxCopy.erase.intro}</p>
       <p className="mt-3 text-bone-100">
-        From <span className="break-all font-semibold">{email}</span>: {enquiries.length}{" "}
-        {enquiries.length === 1 ? "enquiry" : "enquiries"} and {notifications}{" "}
-        {notifications === 1 ? "notification" : "notifications"} will be deleted:
+        {`${inboxCopy.erase.from} `}
+        <span className="break-all font-semibold">{email}</span>:{" "}
+        {inboxCopy.erase.whatGoes(enquiries.length, notifications)}
       </p>
       <ul className="mt-3 list-disc space-y-1 pl-6 text-bone-100">
         {enquiries.map((item) => (

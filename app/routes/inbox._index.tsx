@@ -4,17 +4,20 @@ import { DeliverySummary } from "~/components/inbox/Delivery";
 import { InboxShell, inputClass, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime, timeAgo } from "~/owner/format";
-import { inboxHeaders } from "~/owner/headers";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
-import { folders } from "~/store/owner-types";
+import { folders } from "~/store/types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
 export const headers = inboxHeaders;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showList);
+}
+
+async function showList({ request, context }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const url = new URL(request.url);
   const place = readPlace(url);
   const query = { folder: place.folder, search: place.search };
@@ -53,18 +56,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function InboxList() {
   const { operator, place, counts, hasMore, now, items, erased, stillInV1File } = useLoaderData<typeof loader>();
-  const searching = place.search !== "";
   return (
     <InboxShell operator={operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.title}</h1>
-      <p className="mt-1 text-bone-300">
-        {counts.new} new, {counts.handled} handled, {counts.spam} spam{searching ? " matching the search" : ""}
-      </p>
+      <p className="mt-1 text-bone-300">{inboxCopy.list.counts(counts, place.search !== "")}</p>
       <div className="mt-4">
-        <Notice text={erased === null ? null : `Erased ${erased} ${erased === 1 ? "enquiry" : "enquiries"}.`} />
+        <Notice text={erased === null ? null : inboxCopy.list.erased(erased)} />
         <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
       </div>
-      <nav aria-label="Folders" className="mt-2">
+      <nav aria-label={inboxCopy.list.foldersLabel} className="mt-2">
         <ul className="flex flex-wrap gap-2">
           {folders.map((folder) => (
             <li key={folder}>
@@ -108,16 +108,20 @@ export default function InboxList() {
             <li key={item.id} className="p-4">
               <article aria-labelledby={`enquiry-${item.id}`}>
                 <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-                  <h2 id={`enquiry-${item.id}`} className="text-lg font-semibold">
-                    <Link to={`/inbox/${item.id}`} className={linkClass}>
-                      {item.name}
-                    </Link>
-                    {item.status === "new" ? (
-                      <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
-                        unread
-                      </span>
-                    ) : null}
-                  </h2>
+                  <Form method="post" action={`/inbox/${item.id}`}>
+                    <input type="hidden" name="intent" value="open" />
+                    <h2 id={`enquiry-${item.id}`} className="text-lg font-semibold">
+                      {/* A post, as opening marks it read (a GET changes nothing); announced as a link: it opens the page. */}
+                      <button type="submit" role="link" className={`${linkClass} text-left`}>
+                        {item.name}
+                      </button>
+                      {item.status === "new" ? (
+                        <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
+                          {inboxCopy.list.unread}
+                        </span>
+                      ) : null}
+                    </h2>
+                  </Form>
                   <p className="text-sm text-bone-300">
                     <time dateTime={new Date(item.receivedAt).toISOString()}>
                       {absoluteTime(new Date(item.receivedAt))}
@@ -136,7 +140,7 @@ export default function InboxList() {
           ))}
         </ol>
       )}
-      <nav aria-label="Pages" className="mt-6 flex justify-between">
+      <nav aria-label={inboxCopy.list.pagesLabel} className="mt-6 flex justify-between">
         {place.page > 1 ? (
           <Link to={`/inbox${placeQuery({ ...place, page: place.page - 1 })}`} className={linkClass} rel="prev">
             {inboxCopy.list.previous}

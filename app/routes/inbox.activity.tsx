@@ -3,8 +3,8 @@ import { data, Link, useLoaderData } from "@remix-run/react";
 import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
-import { inboxHeaders } from "~/owner/headers";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 
 export const meta: MetaFunction = () => [
@@ -16,8 +16,11 @@ export const headers = inboxHeaders;
 const perPage = 100;
 
 /** Who did what and when: logins, failed logins, exports, erasures, status and operator changes (never message text). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showActivity);
+}
+
+async function showActivity({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const page = Math.max(
     1,
     Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1),
@@ -53,14 +56,14 @@ export default function InboxActivity() {
               {entry.detail ? <span className="break-all text-bone-300">{entry.detail}</span> : null}
               {entry.enquiryId ? (
                 <Link to={`/inbox/${entry.enquiryId}`} className={linkClass}>
-                  enquiry
+                  {inboxCopy.activity.enquiry}
                 </Link>
               ) : null}
             </li>
           ))}
         </ol>
       )}
-      <nav aria-label="Pages" className="mt-6 flex justify-between">
+      <nav aria-label={inboxCopy.list.pagesLabel} className="mt-6 flex justify-between">
         {page > 1 ? (
           <Link to={page === 2 ? "/inbox/activity" : `/inbox/activity?page=${page - 1}`} className={linkClass}>
             {inboxCopy.list.previous}

@@ -1,25 +1,32 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { channelNames, stateWords } from "~/owner/format";
+import { deliverySummary } from "~/owner/delivery";
 import { readPlace } from "~/owner/query";
-import { privateHeaders, requireOperator } from "~/owner/session.server";
-import type { EnquiryWithDelivery } from "~/store/owner-types";
-import { csvCell } from "~/text/safety";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { privateHeaders } from "~/owner/headers";
+import type { ListedEnquiry } from "~/store/types";
+import { csvLines } from "~/text/csv";
 
 const columns = ["id", "receivedAt", "status", "name", "email", "message", "notifications"];
 
-const deliveryLine = (enquiry: EnquiryWithDelivery) =>
-  enquiry.notifications.length === 0
-    ? "no notifications"
-    : enquiry.notifications
-        .map((step) => `${channelNames[step.channel] ?? step.channel} ${stateWords[step.state] ?? step.state}`)
-        .join(", ");
+const cellsOf = (enquiry: ListedEnquiry) => [
+  enquiry.id,
+  enquiry.receivedAt.toISOString(),
+  enquiry.status,
+  enquiry.name,
+  enquiry.email,
+  enquiry.message,
+  deliverySummary(enquiry.notifications),
+];
 
 /**
  * `Download CSV`: the current folder and search, streamed (a large inbox in constant memory), as safe for a spreadsheet
  * as the CLI's --csv, UTF-8 with a byte-order mark so that Excel shows accents. The export goes to the activity log.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator, store } = await requireOperator(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, exportCsv);
+}
+
+async function exportCsv({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const place = readPlace(new URL(request.url));
   const rows = store.inboxAll({ folder: place.folder, search: place.search });
   await store.logActivity({
@@ -29,25 +36,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     detail: `folder ${place.folder}${place.search ? ", with a search" : ""}`,
   });
   const encoder = new TextEncoder();
-  const iterator = rows[Symbol.asyncIterator]();
+  const lines = csvLines(columns, rows, cellsOf);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${columns.join(",")}\r\n`));
+      controller.enqueue(encoder.encode("\uFEFF"));
     },
     async pull(controller) {
-      const next = await iterator.next();
+      const next = await lines.next();
       if (next.done) return controller.close();
-      const enquiry = next.value;
-      const cells = [
-        enquiry.id,
-        enquiry.receivedAt.toISOString(),
-        enquiry.status,
-        enquiry.name,
-        enquiry.email,
-        enquiry.message,
-        deliveryLine(enquiry),
-      ];
-      controller.enqueue(encoder.encode(`${cells.map(csvCell).join(",")}\r\n`));
+      controller.enqueue(encoder.encode(next.value));
     },
   });
   const day = new Date().toISOString().slice(0, 10);

@@ -2,19 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
-import { inboxHeaders } from "~/owner/headers";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { tooLargeWords } from "~/http/form.server";
 import { logIn } from "~/owner/login.server";
 import { dummyHash } from "~/owner/password.server";
-import {
-  hashSessionId,
-  inboxStore,
-  privateHeaders,
-  requireEmbedded,
-  safeNext,
-  sessionIdOf,
-  sessionLimits,
-} from "~/owner/session.server";
+import { inboxStore, requireEmbedded, safeNext } from "~/owner/gate.server";
+import { hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
 
 export const meta: MetaFunction = () => [
   { title: inboxCopy.login.title },

@@ -2,21 +2,26 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, Form, redirect, useLoaderData } from "@remix-run/react";
 import { buttonClass, InboxShell } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
-import { inboxHeaders } from "~/owner/headers";
-import { clearedSessionCookie, privateHeaders, requireOperator } from "~/owner/session.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { clearedSessionCookie } from "~/owner/session.server";
 import { shownToOwner } from "~/owner/shown";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.nav.logout }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
 
 /** A link to /inbox/logout shows a one-button page: logging out is a post, so another site cannot do it. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { operator } = await requireOperator(request, context);
-  return data(shownToOwner({ operator: operator.email }), { headers: privateHeaders });
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, async (_args, { operator }) =>
+    data(shownToOwner({ operator: operator.email }), { headers: privateHeaders }),
+  );
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { operator, store, sessionIdHash } = await requireOperator(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return asOperator(args, logOut);
+}
+
+async function logOut({ context }: ActionFunctionArgs, { operator, store, sessionIdHash }: OperatorSession) {
   // The row goes: the old cookie opens nothing from now on, on every instance.
   await store.deleteSession(sessionIdHash);
   await store.logActivity({ actor: operator.email, action: "logged out" });

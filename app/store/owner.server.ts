@@ -1,92 +1,25 @@
 import { randomUUID } from "node:crypto";
-import type {
-  ActivityEntry,
-  DeliveryStep,
-  EnquiryWithDelivery,
-  Folder,
-  InboxQuery,
-  Operator,
-  OwnerStore,
-} from "~/store/owner-types";
-import type { Params, Row, SqlClient } from "~/store/sql.server";
-import { emailKey, enquiryFrom } from "~/store/store.server";
-import type { Channel, EnquiryStatus, NotificationState } from "~/store/types";
+import { activityFrom, emailKey, operatorFrom, time } from "~/store/rows.server";
+import { transaction, type SqlClient, type Statement } from "~/store/sql.server";
+import type { OwnerOperations } from "~/store/types";
 
 /**
- * The owner's inbox's operations (see OwnerStore), written once over a SqlClient for SQLite and PostgreSQL. Part of the
- * InboxStore (createInboxStore spreads them in), kept in a module of their own.
+ * The owner's side of the database: operators, their sessions, the login throttle's counts and the activity log,
+ * written once over a SqlClient for SQLite and PostgreSQL.
  */
 
-const time = (value: unknown) => new Date(Number(value));
-const timeOrNull = (value: unknown) => (value === null || value === undefined ? null : time(value));
-
-const folderCondition: Record<Folder, string> = {
-  new: "status IN ('new', 'read')",
-  handled: "status = 'handled'",
-  spam: "status = 'spam'",
-  all: "1 = 1",
-};
-
-/** LIKE with the visitor's % and _ taken literally (escaped with a backslash). */
-const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-const searchCondition =
-  "(LOWER(name) LIKE ? ESCAPE '\\' OR LOWER(email) LIKE ? ESCAPE '\\' OR LOWER(message) LIKE ? ESCAPE '\\')";
-
-function where(query: InboxQuery): { sql: string; params: Params } {
-  const search = query.search?.trim();
-  if (!search) return { sql: folderCondition[query.folder], params: [] };
-  const pattern = likePattern(search);
-  return { sql: `${folderCondition[query.folder]} AND ${searchCondition}`, params: [pattern, pattern, pattern] };
-}
-
-const operatorFrom = (row: Row): Operator => ({
-  id: String(row.id),
-  email: String(row.email),
-  createdAt: time(row.created_at),
+const deleteSessionsOf = (operatorId: string): Statement => ({
+  sql: "DELETE FROM sessions WHERE operator_id = ?",
+  params: [operatorId],
 });
 
-/** For an erase: the login throttle's rows keyed by an address someone typed at the login (the key is the address). */
-export const forgetLoginsOf = (accountKey: string) => ({
-  sql: "DELETE FROM login_attempts WHERE account_key = ?",
-  params: [accountKey],
-});
-
-export function ownerOperations(db: SqlClient): OwnerStore {
-  /** The enquiries of these rows with their notifications, in the rows' order. */
-  const withDelivery = async (rows: Row[]): Promise<EnquiryWithDelivery[]> => {
-    if (rows.length === 0) return [];
-    const ids = rows.map((row) => String(row.id));
-    const notifications = await db.query(
-      `SELECT enquiry_id, channel, state, attempts, last_error, next_attempt_at, sent_at FROM notifications
-       WHERE enquiry_id IN (${ids.map(() => "?").join(", ")}) ORDER BY channel`,
-      ids,
-    );
-    return rows.map((row) => ({
-      ...enquiryFrom(row),
-      notifications: notifications
-        .filter((n) => String(n.enquiry_id) === String(row.id))
-        .map((n): DeliveryStep => ({
-          channel: n.channel as Channel,
-          state: n.state as NotificationState,
-          attempts: Number(n.attempts),
-          lastError: n.last_error === null ? null : String(n.last_error),
-          nextAttemptAt: n.state === "pending" ? timeOrNull(n.next_attempt_at) : null,
-          sentAt: timeOrNull(n.sent_at),
-        })),
-    }));
-  };
-
-  const deleteSessionsOf = (operatorId: string) => ({
-    sql: "DELETE FROM sessions WHERE operator_id = ?",
-    params: [operatorId],
-  });
-
-  const operations: OwnerStore = {
+export function ownerOperations(db: SqlClient): OwnerOperations {
+  const operations: OwnerOperations = {
     async putOperator(email, passwordHash, now = new Date()) {
       const existing = await operations.findOperator(email);
       if (existing) {
         // A new password ends every session that the old one opened.
-        await db.transaction([
+        await transaction(db, [
           { sql: "UPDATE operators SET password_hash = ? WHERE id = ?", params: [passwordHash, existing.id] },
           deleteSessionsOf(existing.id),
         ]);
@@ -114,7 +47,7 @@ export function ownerOperations(db: SqlClient): OwnerStore {
     async removeOperator(email) {
       const operator = await operations.findOperator(email);
       if (!operator) return false;
-      await db.transaction([
+      await transaction(db, [
         deleteSessionsOf(operator.id),
         { sql: "DELETE FROM operators WHERE id = ?", params: [operator.id] },
       ]);
@@ -146,7 +79,7 @@ export function ownerOperations(db: SqlClient): OwnerStore {
         [at, idHash, at - idleMs, at - maxAgeMs],
       );
       if (!row) {
-        await db.query("DELETE FROM sessions WHERE id_hash = ?", [idHash]);
+        await operations.deleteSession(idHash);
         return null;
       }
       const [operator] = await db.query("SELECT * FROM operators WHERE id = ?", [String(row.operator_id)]);
@@ -195,98 +128,7 @@ export function ownerOperations(db: SqlClient): OwnerStore {
 
     async listActivity({ limit, offset = 0 }) {
       const rows = await db.query("SELECT * FROM activity ORDER BY at DESC, id DESC LIMIT ? OFFSET ?", [limit, offset]);
-      return rows.map((row): ActivityEntry => ({
-        id: String(row.id),
-        at: time(row.at),
-        actor: String(row.actor),
-        action: String(row.action),
-        enquiryId: row.enquiry_id === null ? null : String(row.enquiry_id),
-        detail: row.detail === null ? null : String(row.detail),
-      }));
-    },
-
-    async inboxPage(query, { limit, offset }) {
-      const condition = where(query);
-      const rows = await db.query(
-        `SELECT * FROM enquiries WHERE ${condition.sql} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`,
-        [...condition.params, limit + 1, offset],
-      );
-      return { items: await withDelivery(rows.slice(0, limit)), hasMore: rows.length > limit };
-    },
-
-    async *inboxAll(query) {
-      const condition = where(query);
-      let cursor: { at: number; id: string } | undefined;
-      for (;;) {
-        const rows = await db.query(
-          `SELECT * FROM enquiries WHERE ${condition.sql}${cursor ? " AND (received_at < ? OR (received_at = ? AND id < ?))" : ""}
-           ORDER BY received_at DESC, id DESC LIMIT 200`,
-          cursor ? [...condition.params, cursor.at, cursor.at, cursor.id] : condition.params,
-        );
-        yield* await withDelivery(rows);
-        if (rows.length < 200) return;
-        const last = rows.at(-1)!;
-        cursor = { at: Number(last.received_at), id: String(last.id) };
-      }
-    },
-
-    async folderCounts(search) {
-      const condition = where({ folder: "all", search });
-      const rows = await db.query(
-        `SELECT status, COUNT(*) AS total FROM enquiries WHERE ${condition.sql} GROUP BY status`,
-        condition.params,
-      );
-      const of = (status: EnquiryStatus) => Number(rows.find((row) => row.status === status)?.total ?? 0);
-      const counts = { new: of("new") + of("read"), handled: of("handled"), spam: of("spam"), all: 0 };
-      counts.all = rows.reduce((sum, row) => sum + Number(row.total), 0);
-      return counts;
-    },
-
-    async getEnquiry(id) {
-      const [enquiry] = await withDelivery(await db.query("SELECT * FROM enquiries WHERE id = ?", [id]));
-      return enquiry ?? null;
-    },
-
-    async enquiriesFrom(email) {
-      return withDelivery(
-        await db.query("SELECT * FROM enquiries WHERE email_key = ? ORDER BY received_at DESC, id DESC", [
-          emailKey(email),
-        ]),
-      );
-    },
-
-    async setStatus(id, status) {
-      const [before] = await db.query("SELECT status FROM enquiries WHERE id = ?", [id]);
-      if (!before) return null;
-      await db.query("UPDATE enquiries SET status = ? WHERE id = ?", [status, id]);
-      return String(before.status) as EnquiryStatus;
-    },
-
-    async markRead(id) {
-      const rows = await db.query("UPDATE enquiries SET status = 'read' WHERE id = ? AND status = 'new' RETURNING id", [
-        id,
-      ]);
-      return rows.length === 1;
-    },
-
-    async resend(id, channel, now = new Date()) {
-      const at = now.getTime();
-      const results = await db.transaction([
-        { sql: "SELECT id FROM enquiries WHERE id = ?", params: [id] },
-        {
-          sql: `UPDATE notifications SET state = 'pending', attempts = 0, window_start = ?, next_attempt_at = ?,
-                  claimed_by = NULL, claim_token = NULL, claim_until = NULL
-                WHERE enquiry_id = ? AND channel = ?`,
-          params: [at, at, id, channel],
-        },
-        {
-          sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at)
-                SELECT CAST(? AS TEXT), id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT)
-                FROM enquiries WHERE id = ? ON CONFLICT (enquiry_id, channel) DO NOTHING`,
-          params: [randomUUID(), channel, at, at, id],
-        },
-      ]);
-      return results[0]!.length === 1;
+      return rows.map(activityFrom);
     },
   };
   return operations;

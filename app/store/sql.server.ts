@@ -52,3 +52,24 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** A statement of a transaction; the rows of those with a `name` are given back under it. */
+export interface Step<Name extends string> extends Statement {
+  name?: Name;
+}
+
+/**
+ * Runs the steps in order in one transaction (all or nothing) and gives back the rows of each named step by its name;
+ * steps of the same name (one per channel, one per line) share it, their rows in order.
+ */
+export async function transaction<const Name extends string>(
+  db: SqlClient,
+  steps: readonly Step<Name>[],
+): Promise<Record<Name, Row[]>> {
+  const results = await db.transaction(steps.map(({ sql, params }) => ({ sql, params })));
+  const named = {} as Record<Name, Row[]>;
+  steps.forEach(({ name }, index) => {
+    if (name !== undefined) (named[name] ??= []).push(...results[index]!);
+  });
+  return named;
+}

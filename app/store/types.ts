@@ -1,9 +1,11 @@
-import type { OwnerStore } from "~/store/owner-types";
-
 /**
- * The embedded inbox's storage contract, the same on SQLite and PostgreSQL. An enquiry and its pending
- * notifications are committed together; the outbox claims due notifications, sends them and settles each claim.
+ * The embedded inbox's storage contract, the same on SQLite and PostgreSQL: the enquiries and their notifications
+ * (committed together; the outbox claims due notifications, sends them and settles each claim), what retention and an
+ * erase delete, the v1 import, and the owner's side (operators, sessions, the login throttle, the activity log).
  */
+
+/** Where the database is: a SQLite file or a PostgreSQL server (DATABASE_URL, parsed by the configuration). */
+export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 
 export const channels = ["email", "webhook"] as const;
 export type Channel = (typeof channels)[number];
@@ -41,13 +43,14 @@ export interface ClaimedNotification {
   /** Attempts so far, this one included. */
   attempts: number;
   /** When this round of delivery began (the enquiry was stored, or `inbox retry` put it back): retries stop a set time after it. */
-  createdAt: Date;
+  windowStart: Date;
   claimUntil: Date;
   /** Identifies this claim: a settle with an expired, taken-over claim changes nothing. */
   claimToken: string;
   enquiry: StoredEnquiry;
 }
 
+/** One channel's notification of an enquiry, as far as it went. */
 export interface NotificationSummary {
   channel: Channel;
   state: NotificationState;
@@ -55,8 +58,10 @@ export interface NotificationSummary {
   lastError: string | null;
   /** When the next attempt is due (pending only; null once sent or failed). */
   nextAttemptAt: Date | null;
+  sentAt: Date | null;
 }
 
+/** An enquiry with its notifications, as the inbox lists it. */
 export interface ListedEnquiry extends StoredEnquiry {
   notifications: NotificationSummary[];
 }
@@ -86,7 +91,49 @@ export interface V1FileSeen {
   sha256: string;
 }
 
-export interface InboxStore extends OwnerStore {
+/** New: not handled yet (unread or read); the others are statuses; all: everything. */
+export const folders = ["new", "handled", "spam", "all"] as const;
+export type Folder = (typeof folders)[number];
+
+export interface InboxQuery {
+  folder: Folder;
+  /** Matched (case-insensitively) in the name, the address and the message. */
+  search?: string;
+}
+
+export interface Operator {
+  id: string;
+  email: string;
+  createdAt: Date;
+}
+
+export interface OperatorWithHash extends Operator {
+  passwordHash: string;
+}
+
+export interface SessionRecord {
+  operator: Operator;
+  createdAt: Date;
+}
+
+export interface ActivityEntry {
+  id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  enquiryId: string | null;
+  detail: string | null;
+}
+
+export interface NewActivity {
+  actor: string;
+  action: string;
+  enquiryId?: string | null;
+  detail?: string | null;
+}
+
+/** An enquiry's way in and what the owner does with it (app/store/enquiries.server.ts). */
+export interface EnquiryOperations {
   /**
    * Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate). With
    * spam reasons it is stored as spam, with its reasons and no notification.
@@ -101,6 +148,27 @@ export interface InboxStore extends OwnerStore {
   siteKey(name: string): Promise<Buffer>;
   /** Records a form token as used; false when it was used before. */
   useFormToken(id: string, expiresAt: Date): Promise<boolean>;
+  /** Newest first, in pages, so a large inbox streams. */
+  list(options?: { since?: Date }): AsyncIterable<ListedEnquiry>;
+  /** One page of the inbox, newest first; `hasMore` when a later page exists. */
+  inboxPage(
+    query: InboxQuery,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: ListedEnquiry[]; hasMore: boolean }>;
+  /** Every enquiry of the query, newest first, in pages (for the CSV export). */
+  inboxAll(query: InboxQuery): AsyncIterable<ListedEnquiry>;
+  /** How many enquiries each folder holds (with `search` applied when given). */
+  folderCounts(search?: string): Promise<Record<Folder, number>>;
+  getEnquiry(id: string): Promise<ListedEnquiry | null>;
+  /** Every enquiry of this address (any case), newest first: what an erase removes. */
+  enquiriesFrom(email: string): Promise<ListedEnquiry[]>;
+  /**
+   * Sets the status and logs it as `actor`'s (`status OLD -> NEW`), in one transaction; resolves with the previous
+   * status (null: no such enquiry).
+   */
+  setStatus(id: string, status: EnquiryStatus, actor: string, now?: Date): Promise<EnquiryStatus | null>;
+  /** new -> read, logged as `actor`'s, in one transaction; anything else stays. True when it changed. */
+  markRead(id: string, actor: string, now?: Date): Promise<boolean>;
   /** A spam enquiry becomes new and gets its notifications now (once). "not-spam" when it was not spam. */
   markNotSpam(
     id: string,
@@ -108,11 +176,40 @@ export interface InboxStore extends OwnerStore {
     actor: string,
     now?: Date,
   ): Promise<"done" | "not-spam" | "not-found">;
+  /** Sends the channel's notification again from the start (a new one when there was none). False: no such enquiry. */
+  resend(id: string, channel: Channel, now?: Date): Promise<boolean>;
+}
+
+/** The outbox's side (app/store/notifications.server.ts). */
+export interface NotificationOperations {
+  /** Claims up to `limit` due notifications (pending, due, unclaimed or with an expired lease) for `owner`. */
+  claimDue(owner: string, limit: number, now?: Date, only?: readonly Channel[]): Promise<ClaimedNotification[]>;
+  markSent(claim: ClaimedNotification, now?: Date): Promise<boolean>;
+  markRetry(claim: ClaimedNotification, error: string, nextAttemptAt: Date): Promise<boolean>;
+  markFailed(claim: ClaimedNotification, error: string, now?: Date): Promise<boolean>;
+  /** When the next pending notification becomes due (or its lease expires); null when none is pending. */
+  nextDueAt(): Promise<Date | null>;
+  /** Puts failed notifications back to pending, due now. Resolves with how many. */
+  retryFailed(now?: Date): Promise<number>;
+}
+
+/** What retention and an erase delete (app/store/deletion.server.ts). */
+export interface DeletionOperations {
   /**
    * Deletes enquiries received before the cut-offs, with their notifications and activity, and every activity entry
    * older than the enquiries' cut-off; one purge at a time.
    */
   purge(cutoffs: { enquiriesBefore: Date; spamBefore: Date }, now?: Date): Promise<PurgeResult>;
+  /**
+   * Deletes every enquiry from this address (any case) with its notifications and activity, and remembers the
+   * address as a keyed hash so no import brings them back; then leaves no copy in the database's files (SqlClient
+   * scrub). Resolves with how many enquiries.
+   */
+  erase(email: string, now?: Date): Promise<number>;
+}
+
+/** The v1 inbox's import (app/store/v1.server.ts). */
+export interface V1Operations {
   /** Whether a v1 file of this size and modification time (or, when given, content hash) was imported whole. */
   v1FileImported(file: { size: number; mtimeMs: number; sha256?: string }): Promise<boolean>;
   /** Remembers a v1 file the import read to the end. */
@@ -122,23 +219,49 @@ export interface InboxStore extends OwnerStore {
    * Resolves with the number newly added.
    */
   importV1(records: readonly V1Record[]): Promise<number>;
-  /** Claims up to `limit` due notifications (pending, due, unclaimed or with an expired lease) for `owner`. */
-  claimDue(owner: string, limit: number, now?: Date, only?: readonly Channel[]): Promise<ClaimedNotification[]>;
-  markSent(claim: ClaimedNotification, now?: Date): Promise<boolean>;
-  markRetry(claim: ClaimedNotification, error: string, nextAttemptAt: Date): Promise<boolean>;
-  markFailed(claim: ClaimedNotification, error: string, now?: Date): Promise<boolean>;
-  /** When the next pending notification becomes due (or its lease expires); null when none is pending. */
-  nextDueAt(): Promise<Date | null>;
-  /** Newest first, in pages, so a large inbox streams. */
-  list(options?: { since?: Date }): AsyncIterable<ListedEnquiry>;
-  /** Puts failed notifications back to pending, due now. Resolves with how many. */
-  retryFailed(now?: Date): Promise<number>;
+}
+
+/** The owner's operators, sessions, login throttle and activity log (app/store/owner.server.ts). */
+export interface OwnerOperations {
+  /** Adds the operator, or gives an existing one (same address, any case) the new password and ends its sessions. */
+  putOperator(email: string, passwordHash: string, now?: Date): Promise<{ created: boolean }>;
+  findOperator(email: string): Promise<OperatorWithHash | null>;
+  listOperators(): Promise<Operator[]>;
+  /** Removes the operator and its sessions; false when there was none. */
+  removeOperator(email: string): Promise<boolean>;
+  /** Ends every session of the operator; resolves with how many (null: no such operator). */
+  revokeSessions(email: string): Promise<number | null>;
+
+  createSession(idHash: string, operatorId: string, now?: Date): Promise<void>;
   /**
-   * Deletes every enquiry from this address (any case) with its notifications and activity, and remembers the
-   * address as a keyed hash so no import brings them back; then leaves no copy in the database's files (SqlClient
-   * scrub). Resolves with how many enquiries.
+   * The live session with this id hash, its last use moved to now; null (and the row deleted) when it is unknown,
+   * idle for longer than `idleMs` or older than `maxAgeMs`.
    */
-  erase(email: string, now?: Date): Promise<number>;
+  useSession(idHash: string, limits: { idleMs: number; maxAgeMs: number }, now?: Date): Promise<SessionRecord | null>;
+  deleteSession(idHash: string): Promise<void>;
+
+  /**
+   * Counts one login attempt for this account from this client, atomically (every instance shares the count), and
+   * resolves with the window's count so far, this one included, and when the window started. A window older than
+   * `windowMs` starts again at 1; windows that old are forgotten.
+   */
+  countLoginAttempt(
+    accountKey: string,
+    client: string,
+    windowMs: number,
+    now?: Date,
+  ): Promise<{ attempts: number; windowStart: Date }>;
+  /** Gives back one counted attempt (one that was not a wrong guess: the right password, or not checked at all). */
+  refundLoginAttempt(accountKey: string, client: string): Promise<void>;
+
+  logActivity(entry: NewActivity, now?: Date): Promise<void>;
+  /** Newest first. */
+  listActivity(options: { limit: number; offset?: number }): Promise<ActivityEntry[]>;
+}
+
+/** The whole store (app/store/store.server.ts puts it together). */
+export interface InboxStore
+  extends EnquiryOperations, NotificationOperations, DeletionOperations, V1Operations, OwnerOperations {
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -48,7 +48,7 @@ export const escapedUnsafe = (json: string): string =>
 
 /**
  * For a CSV cell a spreadsheet opens: unsafe characters shown as U+FFFD, formula-looking text (= + - @, a leading tab
- * or CR) given a leading ', then quoted when it holds , ; " or a line break. The CLI's --csv and the inbox's export.
+ * or CR) given a leading ', then quoted when it holds , ; " or a line break. Every CSV line: app/text/csv.ts.
  */
 export function csvCell(value: string): string {
   const cell = visible(value);

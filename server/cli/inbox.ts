@@ -2,13 +2,15 @@ import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { describeDatabase } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
-import { describePurge, purgeOld } from "~/store/retention.server";
+import { deliverySummary } from "~/owner/delivery";
 import { openInboxStore } from "~/store/store.server";
-import { v1FileHolds } from "~/store/v1-import.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
-import { csvCell, escapedUnsafe, visible } from "~/text/safety";
+import { v1FileHolds } from "~/store/v1.server";
+import { csvLines } from "~/text/csv";
+import { escapedUnsafe, visible } from "~/text/safety";
 import { getConfig } from "../config";
 import { configuredChannels } from "../outbox";
+import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 
 /**
@@ -137,23 +139,7 @@ async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
 }
 
-/** `2026-11-24 14:32:05 UTC` */
-const utcTime = (at: Date) => `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
-function notificationLine(enquiry: ListedEnquiry): string {
-  if (enquiry.notifications.length === 0) return "not notified";
-  return enquiry.notifications
-    .map(({ channel, state, attempts, lastError, nextAttemptAt }) => {
-      const tries = attempts > 0 ? ` after ${plural(attempts, "attempt")}` : "";
-      const why = lastError && state !== "sent" ? ` (${visible(lastError)})` : "";
-      // Not tried yet: it goes out as soon as a server runs; after a failure, the retry has its time.
-      const next = state === "pending" && attempts > 0 && nextAttemptAt ? `, next try ${utcTime(nextAttemptAt)}` : "";
-      return `${channel} ${state}${tries}${why}${next}`;
-    })
-    .join(", ");
-}
+const notificationLine = (enquiry: ListedEnquiry) => deliverySummary(enquiry.notifications, "terminal");
 
 async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
   let count = 0;
@@ -184,7 +170,15 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
   let first = true;
   await write(out, "[");
   for await (const enquiry of enquiries) {
-    const item = { ...enquiry, receivedAt: enquiry.receivedAt.toISOString() };
+    // The shape docs/inbox.md gives: a notification's sentAt is for the web inbox's timeline.
+    const notifications = enquiry.notifications.map(({ channel, state, attempts, lastError, nextAttemptAt }) => ({
+      channel,
+      state,
+      attempts,
+      lastError,
+      nextAttemptAt,
+    }));
+    const item = { ...enquiry, receivedAt: enquiry.receivedAt.toISOString(), notifications };
     await write(out, `${first ? "\n" : ",\n"}${safeJson(item).replace(/^/gm, "  ")}`);
     first = false;
   }
@@ -194,16 +188,13 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
 
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
-  await write(out, `${csvColumns.join(",")}\r\n`);
-  for await (const enquiry of enquiries) {
-    const row = [
-      enquiry.id,
-      enquiry.receivedAt.toISOString(),
-      enquiry.name,
-      enquiry.email,
-      enquiry.message,
-      notificationLine(enquiry),
-    ];
-    await write(out, `${row.map(csvCell).join(",")}\r\n`);
-  }
+  const cellsOf = (enquiry: ListedEnquiry) => [
+    enquiry.id,
+    enquiry.receivedAt.toISOString(),
+    enquiry.name,
+    enquiry.email,
+    enquiry.message,
+    notificationLine(enquiry),
+  ];
+  for await (const line of csvLines(csvColumns, enquiries, cellsOf)) await write(out, line);
 }

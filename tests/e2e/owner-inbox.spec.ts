@@ -108,6 +108,10 @@ test("spam and back, handled and back to new, as plain forms", async ({ page, op
   await page.getByRole("button", { name: inboxCopy.enquiry.markNew }).click();
   await expect(page).toHaveURL(`${owner.url}/inbox`);
   expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("new");
+  // Its page by address (a bookmark, a new tab) shows it and changes nothing: only the list's post marks it read.
+  await page.goto(`${owner.url}/inbox/${id}`);
+  await expect(page.getByRole("heading", { level: 1, name: `Vlad ${token}` })).toBeVisible();
+  expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("new");
 });
 
 test("a wrong password and an unknown address get the same answer", async ({ page, open }) => {

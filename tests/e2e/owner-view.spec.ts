@@ -76,18 +76,18 @@ test("visitors' bidi controls are shown as U+FFFD and long words wrap on every o
   });
   expect(refused.status()).toBe(401);
 
-  await page.goto(`${owner.url}/inbox/login?next=${encodeURIComponent(`/inbox?folder=all&q=${token}`)}`);
+  await open(`${owner.url}/inbox/login?next=${encodeURIComponent(`/inbox?folder=all&q=${token}`)}`);
   await logIn(page, operator);
   await expect(page).toHaveURL(new RegExp(`/inbox\\?folder=all&q=${token}$`));
   if (jsEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 
   // The activity page (first: it lists the newest 100) shows the failed login's address visibly.
-  await page.goto(`${owner.url}/inbox/activity`);
+  await open(`${owner.url}/inbox/activity`);
   await expect(page.getByText(`eve\uFFFD gnp.exe-${token}@example.com`)).toBeVisible();
   expect(await everythingShown(page)).not.toMatch(controls);
   for (const width of [widths.desktop, widths.phone]) await fitsAt(page, width);
   await page.setViewportSize({ width: widths.desktop, height: 900 });
-  await page.goto(`${owner.url}/inbox?folder=all&q=${token}`);
+  await open(`${owner.url}/inbox?folder=all&q=${token}`);
 
   // The list: the name as the owner must read it, the controls visible.
   const bob = page.getByRole("article", { name: `Bob\uFFFDgnp.exe Smith ${token}` });
@@ -121,7 +121,7 @@ test("visitors' bidi controls are shown as U+FFFD and long words wrap on every o
 
   // The long words' enquiry: heading, address and message wrap in the window.
   await page.setViewportSize({ width: widths.desktop, height: 900 });
-  await page.goto(`${owner.url}/inbox?folder=all&q=${token}`);
+  await open(`${owner.url}/inbox?folder=all&q=${token}`);
   await page.getByRole("article", { name: longWord }).getByRole("link").click();
   await expect(page.getByRole("heading", { level: 1, name: longWord })).toBeVisible();
   for (const width of [widths.desktop, widths.phone]) await fitsAt(page, width);

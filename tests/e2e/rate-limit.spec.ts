@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { contactForm, enquiryMessages } from "../../app/content/site";
 import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
-import { formatErrors } from "../../app/enquiry/status";
+import { formatErrors } from "../../app/enquiry/api-answer";
 import { expect, test } from "./fixtures";
 import { e2eServers } from "./servers";
 import { enquiry } from "../support/enquiry";

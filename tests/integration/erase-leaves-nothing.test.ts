@@ -119,7 +119,7 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
     });
     expect(posted.status).toBe(303);
     const search = await send(site, `/inbox?folder=all&q=${encodeURIComponent(person.email)}`, { cookie });
-    const id = /href="\/inbox\/([0-9a-f-]{36})"/.exec(search.text)?.[1];
+    const id = /action="\/inbox\/([0-9a-f-]{36})"/.exec(search.text)?.[1];
     expect(id).toBeDefined();
     return id!;
   };
@@ -133,7 +133,9 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
       `${JSON.stringify({ receivedAt: "2026-10-01T12:00:00.000Z", name: person.name, email: person.email, message: "An old one." })}\n`,
     );
     const id = await storeEnquiry(person);
-    expect((await send(site, `/inbox/${id}`, { cookie })).text).toContain(person.phone); // opened: marked read
+    const opened = await send(site, `/inbox/${id}`, { method: "POST", cookie, body: { intent: "open" } });
+    expect(opened.status).toBe(303); // opened from the list: marked read
+    expect((await send(site, `/inbox/${id}`, { cookie })).text).toContain(person.phone);
     const exported = await send(site, `/inbox/export.csv?folder=all&q=${encodeURIComponent(person.name)}`, { cookie });
     expect(exported.text).toContain(person.email);
     const failed = await send(site, "/inbox/login", {

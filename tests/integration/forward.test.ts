@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { enquiryFieldNames, enquiryFields, type Enquiry } from "~/enquiry/fields";
 import { postEnquiry, readOutcome, saveContactPath } from "~/enquiry/forward.server";
-import { maxErrorTextLength, maxShownErrors } from "~/enquiry/status";
+import { maxErrorTextLength, maxShownErrors } from "~/enquiry/api-answer";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { currentInbox } from "../../server/database";
 import { useEmbeddedInbox } from "../support/embedded-inbox";

@@ -4,7 +4,9 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../app/store/sql.server";
 import { parseDatabaseUrl, type DatabaseLocation } from "~/config.server";
-import { claimLeaseMs, duplicateWindowMs, openInboxStore } from "../../app/store/store.server";
+import { duplicateWindowMs } from "../../app/store/enquiries.server";
+import { claimLeaseMs } from "../../app/store/notifications.server";
+import { openInboxStore } from "../../app/store/store.server";
 import type { InboxStore, ListedEnquiry } from "../../app/store/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
@@ -70,8 +72,22 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
     expect(listed!.receivedAt).toBeInstanceOf(Date);
     // Due at once: the next attempt is the moment it was stored.
     expect(listed!.notifications).toEqual([
-      { channel: "email", state: "pending", attempts: 0, lastError: null, nextAttemptAt: listed!.receivedAt },
-      { channel: "webhook", state: "pending", attempts: 0, lastError: null, nextAttemptAt: listed!.receivedAt },
+      {
+        channel: "email",
+        state: "pending",
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: listed!.receivedAt,
+        sentAt: null,
+      },
+      {
+        channel: "webhook",
+        state: "pending",
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: listed!.receivedAt,
+        sentAt: null,
+      },
     ]);
   });
 
@@ -169,13 +185,14 @@ describe.each(backends)("the inbox store on $name", ({ name, fresh }) => {
       attempts: 2,
       lastError: "HTTP 500 for a day",
       nextAttemptAt: null,
+      sentAt: null,
     });
     expect(await store.nextDueAt()).toBeNull();
 
     const later = new Date(now.getTime() + 60_000);
     expect(await store.retryFailed(later)).toBe(1);
     const [third] = await store.claimDue("owner", 10, later);
-    expect(third!.createdAt).toEqual(later);
+    expect(third!.windowStart).toEqual(later);
     expect(third!.attempts).toBe(1); // the schedule starts over
     expect(await store.retryFailed()).toBe(0);
   });

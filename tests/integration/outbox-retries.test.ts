@@ -84,6 +84,7 @@ describe("answers that say: never", () => {
       attempts: 1,
       lastError: `webhook at 127.0.0.1:${receiver.port} answered HTTP ${status}: ${words}`,
       nextAttemptAt: null,
+      sentAt: null,
     });
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.attempts() - before).toBe(1);

@@ -3,7 +3,8 @@ import { createEmailChannel } from "~/notify/channels/email.server";
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
 import { createOutbox, firstRetryMs, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
 import type { DatabaseLocation } from "~/config.server";
-import { claimLeaseMs, openInboxStore } from "~/store/store.server";
+import { claimLeaseMs } from "~/store/notifications.server";
+import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore, ListedEnquiry, NotificationSummary } from "~/store/types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { waitFor } from "../support/site-server";
@@ -109,6 +110,7 @@ describe.each(backends)("the outbox on $name", ({ name, fresh }) => {
       attempts: 1,
       lastError: null,
       nextAttemptAt: null,
+      sentAt: expect.any(Date),
     });
   });
 

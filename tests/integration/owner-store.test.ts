@@ -35,10 +35,14 @@ for (const backend of backends) {
         const message = n === 3 ? "Discount 100% off_sale?" : `A coffin, number ${n}`;
         ids.push((await store.save({ name: `Name ${n}`, email: `v${n}@example.com`, message }, ["email"], at(n))).id);
       }
-      await store.setStatus(ids[1]!, "handled");
-      await store.setStatus(ids[2]!, "spam");
-      expect(await store.markRead(ids[0]!)).toBe(true);
-      expect(await store.markRead(ids[0]!)).toBe(false);
+      await store.setStatus(ids[1]!, "handled", "owner@example.com");
+      await store.setStatus(ids[2]!, "spam", "owner@example.com");
+      expect(await store.markRead(ids[0]!, "owner@example.com")).toBe(true);
+      expect(await store.markRead(ids[0]!, "owner@example.com")).toBe(false);
+      // The change's activity entry, written with it; the second call changed nothing and wrote none.
+      expect((await store.listActivity({ limit: 50 })).filter((entry) => entry.enquiryId === ids[0])).toMatchObject([
+        { actor: "owner@example.com", action: "status new -> read" },
+      ]);
       expect(await store.folderCounts()).toEqual({ new: 3, handled: 1, spam: 1, all: 5 });
       const first = await store.inboxPage({ folder: "all" }, { limit: 2, offset: 0 });
       expect(first.items.map((item) => item.name)).toEqual(["Name 4", "Name 3"]);
@@ -59,9 +63,22 @@ for (const backend of backends) {
       expect(exported).toEqual([ids[4], ids[3], ids[0]]);
     });
 
+    it("logs a status change and a first reading as the operator's, in the change's transaction", async () => {
+      const { id } = await store.save({ name: "Logged", email: "logged@example.com", message: "A raven" }, [], at(20));
+      expect(await store.markRead(id, "owner@example.com", at(21))).toBe(true);
+      expect(await store.markRead(id, "owner@example.com", at(22))).toBe(false);
+      expect(await store.setStatus(id, "handled", "owner@example.com", at(23))).toBe("read");
+      expect(await store.setStatus("no-such-id", "handled", "owner@example.com", at(24))).toBeNull();
+      const entries = (await store.listActivity({ limit: 100 })).filter((entry) => entry.enquiryId === id);
+      expect(entries.map((entry) => [entry.action, entry.actor, entry.at])).toEqual([
+        ["status read -> handled", "owner@example.com", at(23)],
+        ["status new -> read", "owner@example.com", at(21)],
+      ]);
+    });
+
     it("Not spam sets status new and creates the missing notifications; Resend starts a channel over", async () => {
       const { id } = await store.save({ name: "Held", email: "held@example.com", message: "Buy now" }, [], at(10));
-      await store.setStatus(id, "spam");
+      await store.setStatus(id, "spam", "test");
       expect(await store.markNotSpam(id, ["email", "webhook"], "test", at(11))).toBe("done");
       const enquiry = await store.getEnquiry(id);
       expect(enquiry?.status).toBe("new");

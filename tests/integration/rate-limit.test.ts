@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryMessages } from "~/content/site";
-import { formatErrors } from "~/enquiry/status";
+import { formatErrors } from "~/enquiry/api-answer";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { postgresAvailable, startPostgres } from "../support/postgres";
 import { startSite, type SiteServer } from "../support/site-server";

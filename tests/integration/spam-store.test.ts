@@ -3,10 +3,10 @@ import { readFile, utimes, writeFile } from "node:fs/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseLocation } from "~/config.server";
 import { checkFormToken, formTokenProblem, issueFormToken, newFormToken } from "~/enquiry/form-token.server";
-import { purgeOld } from "~/store/retention.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
-import { importV1Inbox } from "~/store/v1-import.server";
+import { purgeOld } from "../../server/retention";
+import { importV1Inbox } from "../../server/v1-import";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
 

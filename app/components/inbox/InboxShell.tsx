@@ -24,7 +24,7 @@ export function InboxShell({ operator, children }: { operator: string; children:
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 [overflow-wrap:anywhere] sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-night-600 pb-4">
-        <nav aria-label="Inbox">
+        <nav aria-label={inboxCopy.nav.label}>
           <ul className="flex flex-wrap gap-2">
             <li>
               <NavLink to="/inbox" end className={tabClass}>
@@ -40,7 +40,8 @@ export function InboxShell({ operator, children }: { operator: string; children:
         </nav>
         <div className="flex flex-wrap items-center gap-3 text-sm text-bone-300">
           <span>
-            Logged in as <span className="font-medium text-bone-100">{operator}</span>
+            {`${inboxCopy.nav.loggedInAs} `}
+            <span className="font-medium text-bone-100">{operator}</span>
           </span>
           <Form method="post" action="/inbox/logout">
             <button type="submit" className={quietButtonClass}>

@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { InboxStore } from "~/store/types";
-import { inboxStore } from "./session.server";
+import { asOperator, inboxStore } from "./gate.server";
 
 const contextWith = (inbox: () => InboxStore): AppLoadContext =>
   ({ services: { config: parseConfig({}), inbox } }) as unknown as AppLoadContext;
+
+const request = new Request("http://localhost/inbox", { headers: { Cookie: `inbox_session=${"a".repeat(43)}` } });
 
 async function thrown(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -17,7 +19,7 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a rejection");
 }
 
-describe("inboxStore: an outage is a 503 in words, never the error page's 500", () => {
+describe("the gate: an outage is a 503 in words, never the error page's 500", () => {
   it("when the database is not open", () => {
     const context = contextWith(() => {
       throw new StoreUnavailableError("not open");
@@ -34,16 +36,17 @@ describe("inboxStore: an outage is a 503 in words, never the error page's 500", 
 
   it("when a call fails part-way through a page's work; other errors and results pass through", async () => {
     const store = {
+      useSession: () => Promise.resolve({ operator: { id: "o", email: "owner@example.com" } }),
       folderCounts: () => Promise.reject(new StoreUnavailableError("timed out")),
       getEnquiry: () => Promise.reject(new TypeError("a bug")),
       markRead: () => Promise.resolve(true),
     } as unknown as InboxStore;
-    const proxied = inboxStore(contextWith(() => store));
-    const outage = await thrown(proxied.folderCounts(""));
+    const args = { request, context: contextWith(() => store) };
+    const outage = await thrown(asOperator(args, (_args, session) => session.store.folderCounts("")));
     expect(outage).toBeInstanceOf(Response);
     expect((outage as Response).status).toBe(503);
     expect(await (outage as Response).text()).toMatch(/not reachable right now/);
-    expect(await thrown(proxied.getEnquiry("x"))).toBeInstanceOf(TypeError);
-    expect(await proxied.markRead("x")).toBe(true);
+    expect(await thrown(asOperator(args, (_args, session) => session.store.getEnquiry("x")))).toBeInstanceOf(TypeError);
+    expect(await asOperator(args, (_args, session) => session.store.markRead("x", "owner@example.com"))).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import {
   readErrorList,
   statusText,
   type Outcome,
-} from "~/enquiry/status";
+} from "~/enquiry/api-answer";
 
 describe("statusText: every row of the status table", () => {
   it.each([200, 201, 204])("a %i (sent) shows the thank-you", (status) => {

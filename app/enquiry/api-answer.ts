@@ -1,5 +1,11 @@
 import { enquiryMessages } from "~/content/site";
 
+/**
+ * The enquiry API's answer, as the upstream and our own POST /api/site/save-contact both give it: the errors list
+ * (its entries, how an upstream's is read, the spec's "Error: title: detail" line), what became of a send, and the
+ * status line the visitor sees for each. Shared with the browser.
+ */
+
 /** One entry of the upstream's `errors` list. */
 export interface ApiError {
   title: string;

@@ -1,9 +1,6 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { importProblem } from "~/enquiry/validate.server";
-import { emailKey } from "~/store/store.server";
 import type { InboxStore, V1Record } from "~/store/types";
 import { withoutControls } from "~/text/safety";
 
@@ -65,25 +62,4 @@ function parseV1Line(line: string): V1Record | string {
   if (problem) return problem;
   const trimmed = (field: "name" | "email" | "message") => (candidate[field] as string).trim();
   return { receivedAt, name: trimmed("name"), email: trimmed("email"), message: trimmed("message") };
-}
-
-/**
- * Whether the v1 file still holds this address (anywhere in a line, any case). An erase never rewrites the operator's
- * file (ADR 0015), so the operator is told instead. Read line by line: a large file in constant memory.
- */
-export async function v1FileHolds(file: string, email: string): Promise<boolean> {
-  const key = emailKey(email);
-  try {
-    await stat(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  try {
-    for await (const line of lines) if (key && line.toLowerCase().includes(key)) return true;
-    return false;
-  } finally {
-    lines.close();
-  }
 }

@@ -1,0 +1,99 @@
+import { emailKey } from "~/store/rows.server";
+import { transaction, type SqlClient } from "~/store/sql.server";
+import { advisoryLock, erasedAddressHash } from "~/store/statements.server";
+import type { DeletionOperations } from "~/store/types";
+
+/**
+ * What leaves the database: enquiries past their retention (a purge) and everything of one address (an erase), each
+ * followed by a scrub of the database's own files (docs/spam-and-retention.md).
+ */
+
+/** How often, and how far apart, a scrub that another reader holds up is tried: within 5 s of the erase. */
+const scrubAttempts = 5;
+const scrubPauseMs = 800;
+
+/** The tables that hold personal data. */
+const personalTables = ["enquiries", "notifications", "activity"];
+
+export function deletionOperations(db: SqlClient): DeletionOperations {
+  /**
+   * After an erase or a purge: no copy of the deleted rows left in the database's files. The rows are gone for every
+   * query already, so a scrub that cannot finish is logged, not thrown; the next erase or purge scrubs again.
+   */
+  const scrub = async (erase: boolean) => {
+    for (let attempt = 1; attempt <= scrubAttempts; attempt++) {
+      try {
+        if (await db.scrub(personalTables, { erase })) return;
+      } catch (error) {
+        console.error(
+          `inbox: DELETED ROWS NOT SCRUBBED: ${(error as Error).message}; they may stay in the database's files until the next erase or purge`,
+        );
+        return;
+      }
+      if (attempt < scrubAttempts) await new Promise((resolve) => setTimeout(resolve, scrubPauseMs));
+    }
+    console.error(
+      "inbox: DELETED ROWS NOT SCRUBBED: another reader kept the write-ahead log busy; they may stay in it until the next erase or purge",
+    );
+  };
+
+  return {
+    async purge({ enquiriesBefore, spamBefore }, now = new Date()) {
+      const old = `(status <> 'spam' AND received_at < ?) OR (status = 'spam' AND received_at < ?)`;
+      const cutoffs = [enquiriesBefore.getTime(), spamBefore.getTime()];
+      const deleted = await transaction(db, [
+        // One purge at a time across instances; a second one waits, then finds nothing left to delete.
+        ...advisoryLock(db, "inbox-purge"),
+        // Entries of old enquiries, and any entry past the retention (failed logins with the addresses tried, exports).
+        {
+          name: "activity",
+          sql: `DELETE FROM activity WHERE at < ? OR enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
+          params: [enquiriesBefore.getTime(), ...cutoffs],
+        },
+        {
+          name: "notifications",
+          sql: `DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
+          params: cutoffs,
+        },
+        { name: "enquiries", sql: `DELETE FROM enquiries WHERE ${old} RETURNING status`, params: cutoffs },
+        {
+          name: "formTokens",
+          sql: "DELETE FROM used_form_tokens WHERE expires_at < ? RETURNING id",
+          params: [now.getTime()],
+        },
+      ]);
+      const spam = deleted.enquiries.filter((row) => row.status === "spam").length;
+      if (deleted.activity.length + deleted.notifications.length + deleted.enquiries.length > 0) await scrub(false);
+      return {
+        enquiries: deleted.enquiries.length - spam,
+        spam,
+        notifications: deleted.notifications.length,
+        activity: deleted.activity.length,
+        formTokens: deleted.formTokens.length,
+      };
+    },
+
+    async erase(email, now = new Date()) {
+      const key = emailKey(email);
+      const hash = (await erasedAddressHash(db))(key);
+      const from = "(SELECT id FROM enquiries WHERE email_key = ?)";
+      const { erased } = await transaction(db, [
+        {
+          sql: "INSERT INTO erased_addresses (hash, erased_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
+          params: [hash, now.getTime()],
+        },
+        { sql: `DELETE FROM activity WHERE enquiry_id IN ${from}`, params: [key] },
+        // Failed logins typed with this address name it (the activity's actor, the throttle's key): they go too.
+        {
+          sql: "DELETE FROM activity WHERE enquiry_id IS NULL AND action LIKE 'login %' AND LOWER(TRIM(actor)) = ?",
+          params: [key],
+        },
+        { sql: "DELETE FROM login_attempts WHERE account_key = ?", params: [key] },
+        { sql: `DELETE FROM notifications WHERE enquiry_id IN ${from}`, params: [key] },
+        { name: "erased", sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
+      ]);
+      await scrub(true);
+      return erased.length;
+    },
+  };
+}

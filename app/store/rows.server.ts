@@ -1,0 +1,58 @@
+import type {
+  ActivityEntry,
+  Channel,
+  EnquiryStatus,
+  NotificationState,
+  NotificationSummary,
+  Operator,
+  StoredEnquiry,
+} from "~/store/types";
+import type { Row } from "~/store/sql.server";
+
+/**
+ * Rows to typed objects, and the one value the store derives from an address. Times are stored as milliseconds since
+ * the epoch (BIGINT).
+ */
+
+/** How an address is matched (email_key): the same mailbox in any case, spaces around it ignored. */
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+export const time = (value: unknown) => new Date(Number(value));
+const timeOrNull = (value: unknown) => (value === null || value === undefined ? null : time(value));
+const textOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value));
+
+export function enquiryFrom(row: Row): StoredEnquiry {
+  return {
+    id: String(row.id),
+    receivedAt: time(row.received_at),
+    name: String(row.name),
+    email: String(row.email),
+    message: String(row.message),
+    status: (row.status ?? "new") as EnquiryStatus,
+    spamReasons: row.spam_reasons ? (JSON.parse(String(row.spam_reasons)) as string[]) : [],
+  };
+}
+
+export const notificationFrom = (row: Row): NotificationSummary => ({
+  channel: row.channel as Channel,
+  state: row.state as NotificationState,
+  attempts: Number(row.attempts),
+  lastError: textOrNull(row.last_error),
+  nextAttemptAt: row.state === "pending" ? timeOrNull(row.next_attempt_at) : null,
+  sentAt: timeOrNull(row.sent_at),
+});
+
+export const operatorFrom = (row: Row): Operator => ({
+  id: String(row.id),
+  email: String(row.email),
+  createdAt: time(row.created_at),
+});
+
+export const activityFrom = (row: Row): ActivityEntry => ({
+  id: String(row.id),
+  at: time(row.at),
+  actor: String(row.actor),
+  action: String(row.action),
+  enquiryId: textOrNull(row.enquiry_id),
+  detail: textOrNull(row.detail),
+});
