@@ -1,22 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { deliverySummary } from "~/owner/delivery";
+import { enquiryCsv } from "~/owner/enquiry-csv";
 import { readPlace } from "~/owner/query";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { privateHeaders } from "~/owner/headers";
-import type { ListedEnquiry } from "~/store/types";
-import { csvLines } from "~/text/csv";
-
-const columns = ["id", "receivedAt", "status", "name", "email", "message", "notifications"];
-
-const cellsOf = (enquiry: ListedEnquiry) => [
-  enquiry.id,
-  enquiry.receivedAt.toISOString(),
-  enquiry.status,
-  enquiry.name,
-  enquiry.email,
-  enquiry.message,
-  deliverySummary(enquiry.notifications),
-];
 
 /**
  * `Download CSV`: the current folder and search, streamed (a large inbox in constant memory), as safe for a spreadsheet
@@ -36,7 +22,7 @@ async function exportCsv({ request }: LoaderFunctionArgs, { operator, store }: O
     detail: `folder ${place.folder}${place.search ? ", with a search" : ""}`,
   });
   const encoder = new TextEncoder();
-  const lines = csvLines(columns, rows, cellsOf);
+  const lines = enquiryCsv(rows, "owner");
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode("\uFEFF"));

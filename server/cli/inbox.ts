@@ -3,10 +3,10 @@ import { parseArgs } from "node:util";
 import { describeDatabase } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
 import { deliverySummary } from "~/owner/delivery";
+import { enquiryCsv } from "~/owner/enquiry-csv";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore, ListedEnquiry } from "~/store/types";
 import { v1FileHolds } from "~/store/v1.server";
-import { csvLines } from "~/text/csv";
 import { escapedUnsafe, visible } from "~/text/safety";
 import { getConfig } from "../config";
 import { configuredChannels } from "../outbox";
@@ -185,16 +185,6 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
   await write(out, first ? "]\n" : "\n]\n");
 }
 
-const csvColumns = ["id", "receivedAt", "name", "email", "message", "notifications"];
-
 async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
-  const cellsOf = (enquiry: ListedEnquiry) => [
-    enquiry.id,
-    enquiry.receivedAt.toISOString(),
-    enquiry.name,
-    enquiry.email,
-    enquiry.message,
-    notificationLine(enquiry),
-  ];
-  for await (const line of csvLines(csvColumns, enquiries, cellsOf)) await write(out, line);
+  for await (const line of enquiryCsv(enquiries, "terminal")) await write(out, line);
 }

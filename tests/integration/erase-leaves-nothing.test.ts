@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { request, type IncomingHttpHeaders } from "node:http";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openInboxStore } from "~/store/store.server";
+import { sendAs } from "../support/site-http";
 import { ensureBuilt, projectRoot, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
@@ -32,35 +32,11 @@ function cli(env: Record<string, string>, args: string[], input = "") {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** A request as the browser sends it: Host is the public name; a post carries its Origin. */
-function send(
+const send = (
   site: SiteServer,
   path: string,
-  { method = "GET", cookie, body }: { method?: string; cookie?: string; body?: Record<string, string> } = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  const payload = body ? new URLSearchParams(body).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${site.url}${path}`,
-      {
-        method,
-        headers: {
-          Host: new URL(publicUrl).host,
-          ...(method === "POST" ? { Origin: publicUrl, "Content-Type": "application/x-www-form-urlencoded" } : {}),
-          ...(cookie ? { Cookie: cookie } : {}),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
+  options: { method?: string; cookie?: string; body?: Record<string, string> } = {},
+) => sendAs(publicUrl, site.url, path, options);
 
 /** A visitor's words, each unique to this run, so finding one anywhere is finding a copy of this enquiry. */
 function visitor() {

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { request, type IncomingHttpHeaders } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inboxCopy } from "~/content/inbox";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
@@ -28,40 +28,13 @@ function addOperator(databaseUrl: string) {
   expect(run.status, run.stderr).toBe(0);
 }
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
-
 /** A login post as a browser on the inbox's own page sends it, optionally through the trusted proxy (`from`). */
-function logIn(site: SiteServer, password: string, from?: string): Promise<Answer> {
-  const body = new URLSearchParams({ email: owner.email, password, next: "/inbox" }).toString();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${site.url}/inbox/login`,
-      {
-        method: "POST",
-        // A new connection each: the burst is as many clients at once, not one queue of requests.
-        agent: false,
-        headers: {
-          Host: new URL(publicUrl).host,
-          Origin: publicUrl,
-          "Content-Type": "application/x-www-form-urlencoded",
-          ...(from ? { "X-Forwarded-For": from } : {}),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+const logIn = (site: SiteServer, password: string, from?: string) =>
+  sendAs(publicUrl, site.url, "/inbox/login", {
+    method: "POST",
+    body: { email: owner.email, password, next: "/inbox" },
+    headers: from ? { "X-Forwarded-For": from } : {},
   });
-}
 
 const checked = (answers: Answer[]) => answers.filter((a) => a.status === 401 || a.status === 302);
 /** The page's text as shown: React escapes apostrophes and quotes. */

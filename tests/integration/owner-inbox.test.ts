@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { request, type IncomingHttpHeaders } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
@@ -25,40 +25,13 @@ function cli(databaseUrl: string, args: string[], input = "") {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/**
- * A request as the browser sends it through the load balancer: Host is the public name (the request guard checks a
- * post's Origin against it), the connection goes to one instance.
- */
-function send(
+const send = (
   site: SiteServer,
   path: string,
-  { method = "GET", cookie, body }: { method?: string; cookie?: string; body?: Record<string, string> } = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  const payload = body ? new URLSearchParams(body).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${site.url}${path}`,
-      {
-        method,
-        headers: {
-          Host: new URL(publicUrl).host,
-          ...(method === "POST" ? { Origin: publicUrl, "Content-Type": "application/x-www-form-urlencoded" } : {}),
-          ...(cookie ? { Cookie: cookie } : {}),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
+  options: { method?: string; cookie?: string; body?: Record<string, string> } = {},
+) => sendAs(publicUrl, site.url, path, options);
 
-const sessionCookie = (headers: IncomingHttpHeaders) => headers["set-cookie"]![0]!.split(";")[0]!;
+const sessionCookie = (headers: Answer["headers"]) => headers["set-cookie"]![0]!.split(";")[0]!;
 
 describe("operator commands", () => {
   let dir: string;

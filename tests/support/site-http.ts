@@ -1,4 +1,5 @@
 /** Talking to the built site over plain HTTP as a browser without JavaScript would. */
+import { request, type IncomingHttpHeaders } from "node:http";
 
 export interface Reply {
   status: number;
@@ -29,4 +30,52 @@ export function statusArea(html: string): string {
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&")
     .trim();
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * A request as a browser sends it to one instance behind the site's public name: Host is PUBLIC_URL's host (fetch
+ * cannot set it), a post carries that Origin and a form body; `headers` adds or overrides (a cookie, X-Forwarded-For).
+ * `agent: false` gives each request a connection of its own, so a burst is many clients at once, not one queue.
+ */
+export function sendAs(
+  publicUrl: string,
+  siteUrl: string,
+  path: string,
+  {
+    method = "GET",
+    cookie,
+    body,
+    headers = {},
+  }: { method?: string; cookie?: string; body?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const payload = body ? new URLSearchParams(body).toString() : undefined;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${siteUrl}${path}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          Host: new URL(publicUrl).host,
+          ...(method === "POST" ? { Origin: publicUrl, "Content-Type": "application/x-www-form-urlencoded" } : {}),
+          ...(cookie ? { Cookie: cookie } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
 }
