@@ -1,14 +1,13 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { describeDatabase } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
 import { deliverySummary } from "~/owner/delivery";
 import { enquiryCsv } from "~/owner/enquiry-csv";
-import { openInboxStore } from "~/store/store.server";
-import type { InboxStore, ListedEnquiry } from "~/store/types";
+import type { ListedEnquiry } from "~/store/types";
 import { v1FileHolds } from "~/store/v1.server";
 import { escapedUnsafe, visible } from "~/text/safety";
 import { getConfig } from "../config";
+import { openStoreForCommand } from "./open-store";
 import { configuredChannels } from "../outbox";
 import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
@@ -77,13 +76,8 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
     return wrongUsage(io, `unknown command: ${command}`);
 
   const config = getConfig();
-  let store: InboxStore;
-  try {
-    store = await openInboxStore(config.database, { timeoutMs: Math.max(config.storeTimeoutMs, 10_000) });
-  } catch (error) {
-    io.stderr.write(`inbox: cannot open ${describeDatabase(config.database)}: ${(error as Error).message}\n`);
-    return 1;
-  }
+  const store = await openStoreForCommand(io.stderr);
+  if (!store) return 1;
   try {
     if (command === "retry") {
       const count = await store.retryFailed();

@@ -1,11 +1,9 @@
 import type { Readable, Writable } from "node:stream";
-import { describeDatabase } from "~/config.server";
 import { passwordProblem } from "~/owner/password-policy.server";
 import { hashPassword } from "~/owner/password.server";
-import { openInboxStore } from "~/store/store.server";
-import type { InboxStore } from "~/store/types";
 import { visible } from "~/text/safety";
 import { getConfig } from "../config";
+import { openStoreForCommand } from "./open-store";
 
 /**
  * `npm run inbox -- operator ...` and `npm run inbox -- activity`: who may log in to /inbox, and what was done there.
@@ -67,13 +65,8 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
   }
 
   const config = getConfig();
-  let store: InboxStore;
-  try {
-    store = await openInboxStore(config.database, { timeoutMs: Math.max(config.storeTimeoutMs, 10_000) });
-  } catch (error) {
-    io.stderr.write(`inbox: cannot open ${describeDatabase(config.database)}: ${(error as Error).message}\n`);
-    return 1;
-  }
+  const store = await openStoreForCommand(io.stderr);
+  if (!store) return 1;
   try {
     if (command === "activity") {
       const entries = await store.listActivity({ limit });
