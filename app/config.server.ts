@@ -184,6 +184,49 @@ const retentionConfig = (env: { RETENTION_DAYS: number; SPAM_RETENTION_DAYS: num
   spamRetentionDays: env.SPAM_RETENTION_DAYS,
 });
 
+// --- The daily spam digest (SITE_TIMEZONE, SPAM_DIGEST_HOUR) ----------------------------------------------------
+
+/** An IANA time zone name the runtime knows (Europe/Berlin, America/New_York, UTC). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function digestEnvShape() {
+  return {
+    SITE_TIMEZONE: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim() : value),
+      z
+        .string()
+        .default("UTC")
+        .refine(isTimeZone, "must be an IANA time zone name, e.g. Europe/London, America/New_York or UTC"),
+    ),
+    SPAM_DIGEST_HOUR: z.preprocess(
+      (value) => emptyAsUnset(typeof value === "string" ? value.trim().toLowerCase() : value),
+      z
+        .string()
+        .default("8")
+        .transform((value, context) => {
+          if (value === "off") return null;
+          if (/^\d{1,2}$/.test(value) && Number(value) <= 23) return Number(value);
+          context.addIssue({ code: "custom", message: "must be an hour from 0 to 23 (in SITE_TIMEZONE), or off" });
+          return z.NEVER;
+        }),
+    ),
+  };
+}
+
+export interface SpamDigestConfig {
+  /** The local hour (0-23) from which the day's digest is due; null (SPAM_DIGEST_HOUR=off): no digest. */
+  hour: number | null;
+  /** The business's IANA time zone (SITE_TIMEZONE): the hour and the day are counted in it. */
+  timeZone: string;
+}
+
 // --- Serving, the enquiry API, the inbox database and the rate limits ----------------------------------------------
 
 /** Where DATABASE_URL points: `file:PATH` (SQLite) or `postgres://` / `postgresql://`. */
@@ -254,6 +297,7 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   ...notifyEnvShape(),
   ...spamEnvShape(),
+  ...digestEnvShape(),
 });
 
 export interface Config {
@@ -286,6 +330,8 @@ export interface Config {
   spam?: SpamConfig;
   /** How long enquiries and spam are kept; unset (as in tests built by hand) means the defaults. */
   retention?: RetentionConfig;
+  /** When the daily digest of what was kept aside as spam goes out; unset (as in tests built by hand) means none. */
+  spamDigest?: SpamDigestConfig;
 }
 
 export const defaultRetention: RetentionConfig = { retentionDays: 365, spamRetentionDays: 30 };
@@ -315,6 +361,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     notify: notifyConfig(result.data),
     spam: spamConfig(result.data),
     retention: retentionConfig(result.data),
+    spamDigest: { hour: result.data.SPAM_DIGEST_HOUR, timeZone: result.data.SITE_TIMEZONE },
   };
 }
 

@@ -2,9 +2,11 @@ import { createEnquiryRateLimiter, type RateLimitStore } from "~/enquiry/rate-li
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
+import type { InboxStore } from "~/store/types";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
+import { startSpamDigest, stopSpamDigest } from "./spam-digest";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last
@@ -49,7 +51,11 @@ export async function startServices(): Promise<void> {
   });
   // Each enquiry gets a pending notification per configured channel; the outbox sends them once the store is open.
   const notifications = configuredChannels(config.notify);
-  await Promise.race([startInbox(config, notifications, (store) => startOutbox(store, config.notify)), waited]);
+  const onOpen = (store: InboxStore) => {
+    startOutbox(store, config.notify);
+    startSpamDigest(store, config);
+  };
+  await Promise.race([startInbox(config, notifications, onOpen), waited]);
   clearTimeout(timer);
 }
 
@@ -58,7 +64,7 @@ export async function startServices(): Promise<void> {
  * the requests in flight finish (what they store stays pending in the database for the next sender).
  */
 export async function stopBackground(): Promise<void> {
-  await stopOutbox();
+  await Promise.all([stopOutbox(), stopSpamDigest()]);
 }
 
 /** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */

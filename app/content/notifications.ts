@@ -17,3 +17,19 @@ export const notificationCopy = {
   /** Appended when a chat summary had to be shortened to fit the chat service's limit. */
   truncated: "… (shortened; the full message is in the e-mail and in `npm run inbox`)",
 } as const;
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The daily digest of what the spam filter kept aside (e-mail and chat), when anything was. */
+export const spamDigestCopy = {
+  subject: (total: number, day: string) => `Spam digest: ${count(total, "enquiry", "enquiries")} kept aside (${day})`,
+  intro: (total: number) =>
+    `The spam filter kept ${count(total, "enquiry", "enquiries")} aside since the last digest; ` +
+    `${total === 1 ? "it was" : "they were"} not announced. If a real one is among them, open it in the Spam folder ` +
+    "and press Not spam: it is then announced as usual.",
+  /** The one line a chat message starts with. */
+  chatTitle: (total: number) => `Spam digest: ${count(total, "enquiry", "enquiries")} kept aside`,
+  folderLabel: "Spam folder",
+  more: (left: number) => `… and ${count(left, "more", "more")} in the Spam folder.`,
+  noName: "(no name)",
+} as const;

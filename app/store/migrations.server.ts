@@ -121,4 +121,31 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX login_attempts_by_window ON login_attempts (window_start)",
     ],
   },
+  {
+    // The daily spam digest (issue 26): one row per local day, claimed by one instance with an insert that only one can
+    // make (the window of time it covers is fixed then), and one send per channel, claimed under a lease and retried
+    // like a notification. Version 6 is the spam filter's model (same issue); the runner applies versions by set.
+    version: 7,
+    statements: [
+      `CREATE TABLE spam_digests (
+        day TEXT PRIMARY KEY,
+        window_start BIGINT NOT NULL,
+        window_end BIGINT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE spam_digest_sends (
+        day TEXT NOT NULL REFERENCES spam_digests (day) ON DELETE CASCADE,
+        channel TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        claim_token TEXT,
+        claim_until BIGINT,
+        last_error TEXT,
+        sent_at BIGINT,
+        PRIMARY KEY (day, channel)
+      )`,
+    ],
+  },
 ];

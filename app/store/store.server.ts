@@ -1,4 +1,5 @@
 import { deletionOperations } from "~/store/deletion.server";
+import { digestOperations } from "~/store/digests.server";
 import { enquiryOperations } from "~/store/enquiries.server";
 import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
@@ -37,6 +38,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
   return {
     ...enquiryOperations(db),
     ...notificationOperations(db),
+    ...digestOperations(db),
     ...deletionOperations(db),
     ...v1Operations(db),
     ...ownerOperations(db),

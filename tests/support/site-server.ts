@@ -97,6 +97,8 @@ const siteVariables = [
   "SPAM_FILTER",
   "RETENTION_DAYS",
   "SPAM_RETENTION_DAYS",
+  "SPAM_DIGEST_HOUR",
+  "SITE_TIMEZONE",
 ];
 
 /**
@@ -114,6 +116,12 @@ export const noRateLimits = {
  * are about something else. startSite uses this unless a test sets SPAM_FILTER (the spam tests set it on).
  */
 export const spamFilterOff = { SPAM_FILTER: "off" };
+
+/**
+ * The daily spam digest off: it would add an e-mail and a webhook post to the sinks of tests about other things once
+ * the day's hour has come. startSite uses this unless a test sets SPAM_DIGEST_HOUR (tests/integration/spam-digest.test.ts).
+ */
+export const spamDigestOff = { SPAM_DIGEST_HOUR: "off" };
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -221,6 +229,7 @@ export async function startSite(
       INBOX_FILE: inboxFile,
       ...noRateLimits,
       ...spamFilterOff,
+      ...spamDigestOff,
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],

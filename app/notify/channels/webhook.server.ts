@@ -68,48 +68,59 @@ export function readRefusal(body: string): { words: string; retryAfterMs?: numbe
   return { words: oneLine(words, serviceWordsLength), retryAfterMs };
 }
 
-export function createWebhookChannel(url: string, format: WebhookFormat = formatForUrl(url)): NotificationChannel {
-  const inFlight = new Set<AbortController>();
+/**
+ * POSTs one JSON body to the webhook, resolving once it answered 2xx; a refusal rejects with a DeliveryError in the
+ * outbox's terms (the service's words, permanent or not, when to try again). Each enquiry's message and the daily
+ * spam digest go out through it.
+ */
+export async function postWebhook(url: string, body: unknown, signal: AbortSignal): Promise<void> {
   // The URL is a secret (it is the credential), so only its host is ever named.
   const host = new URL(url).host;
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "User-Agent": "haunt-site-notify" },
+      body: JSON.stringify(body),
+      // A redirect is a misconfiguration to fix, not something to follow with the enquiry in the body.
+      redirect: "manual",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(webhookTimeoutMs)]),
+    });
+    if (response.status >= 200 && response.status <= 299) {
+      await response.body?.cancel();
+      return;
+    }
+    const { words, retryAfterMs: bodyRetryAfter } = readRefusal(await readSome(response));
+    const headerRetryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    const retryAfterMs =
+      headerRetryAfter === undefined && bodyRetryAfter === undefined
+        ? undefined
+        : Math.max(headerRetryAfter ?? 0, bodyRetryAfter ?? 0);
+    throw new DeliveryError(`webhook at ${host} answered HTTP ${response.status}${words ? `: ${words}` : ""}`, {
+      permanent: permanentHttpStatuses.has(response.status),
+      retryAfterMs,
+    });
+  } catch (error) {
+    if (error instanceof DeliveryError) throw error;
+    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+      throw new Error(`webhook at ${host}: no answer (${error.name})`);
+    }
+    if (error instanceof TypeError) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`webhook at ${host} unreachable: ${cause?.code ?? cause?.message ?? error.message}`);
+    }
+    throw error;
+  }
+}
+
+export function createWebhookChannel(url: string, format: WebhookFormat = formatForUrl(url)): NotificationChannel {
+  const inFlight = new Set<AbortController>();
   return {
     channel: "webhook",
     async send(enquiry: StoredEnquiry, signal) {
       const controller = new AbortController();
       inFlight.add(controller);
       try {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "User-Agent": "haunt-site-notify" },
-          body: JSON.stringify(webhookBody(format, enquiry)),
-          // A redirect is a misconfiguration to fix, not something to follow with the enquiry in the body.
-          redirect: "manual",
-          signal: AbortSignal.any([signal, controller.signal, AbortSignal.timeout(webhookTimeoutMs)]),
-        });
-        if (response.status >= 200 && response.status <= 299) {
-          await response.body?.cancel();
-          return;
-        }
-        const { words, retryAfterMs: bodyRetryAfter } = readRefusal(await readSome(response));
-        const headerRetryAfter = parseRetryAfter(response.headers.get("retry-after"));
-        const retryAfterMs =
-          headerRetryAfter === undefined && bodyRetryAfter === undefined
-            ? undefined
-            : Math.max(headerRetryAfter ?? 0, bodyRetryAfter ?? 0);
-        throw new DeliveryError(`webhook at ${host} answered HTTP ${response.status}${words ? `: ${words}` : ""}`, {
-          permanent: permanentHttpStatuses.has(response.status),
-          retryAfterMs,
-        });
-      } catch (error) {
-        if (error instanceof DeliveryError) throw error;
-        if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-          throw new Error(`webhook at ${host}: no answer (${error.name})`);
-        }
-        if (error instanceof TypeError) {
-          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-          throw new Error(`webhook at ${host} unreachable: ${cause?.code ?? cause?.message ?? error.message}`);
-        }
-        throw error;
+        await postWebhook(url, webhookBody(format, enquiry), AbortSignal.any([signal, controller.signal]));
       } finally {
         inFlight.delete(controller);
       }

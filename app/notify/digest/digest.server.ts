@@ -1,0 +1,153 @@
+import nodemailer, { type SendMailOptions } from "nodemailer";
+import type { NotifyConfig, SpamDigestConfig } from "~/config.server";
+import type { Channel, ClaimedDigestSend, InboxStore } from "~/store/types";
+import { DeliveryError, describeFailure } from "../channels/channel";
+import { smtpFailure, smtpOptions } from "../channels/email.server";
+import { postWebhook } from "../channels/webhook.server";
+import { formatForUrl } from "../channels/webhook-formats";
+import { afterFailure } from "../outbox.server";
+import { dueDay } from "./clock";
+import { composeDigestEmail, digestWebhookBody, type SpamDigest } from "./compose";
+
+/**
+ * One round of the daily spam digest, run by each instance now and then (server/spam-digest.ts): once the day's hour
+ * has come, claim the day (one instance gets it; the others find it taken), then send the day's digest on each channel
+ * whose send this instance can claim, and settle it: sent, retried later with the outbox's backoff for a day after
+ * the claim, or failed. A send is claimed under a lease and settled only by its holder, so it goes out once.
+ */
+
+/** The most entries a digest lists by name; the rest are counted. */
+export const digestListLimit = 50;
+
+export interface DigestRound {
+  /** Runs one round; resolves with when the next send is due, if one is pending. */
+  run(signal: AbortSignal): Promise<Date | null>;
+  close(): void;
+}
+
+type Send = (digest: SpamDigest, signal: AbortSignal) => Promise<void>;
+
+/** One send function per configured channel, over the same transport settings as each enquiry's notification. */
+function digestSenders(notify: NotifyConfig): { senders: Map<Channel, Send>; close(): void } {
+  const senders = new Map<Channel, Send>();
+  const closers: (() => void)[] = [];
+  const email = notify.email;
+  if (email) {
+    const options = smtpOptions(email.smtpUrl);
+    const transport = nodemailer.createTransport(options);
+    closers.push(() => transport.close());
+    senders.set("email", async (digest, signal) => {
+      try {
+        await transport.sendMail({ ...composeDigestEmail(digest, email), signal } as SendMailOptions);
+      } catch (error) {
+        throw smtpFailure(error, `${options.host}:${options.port}`, Boolean(options.auth));
+      }
+    });
+  }
+  const url = notify.webhookUrl;
+  if (url) {
+    const format = notify.webhookFormat ?? formatForUrl(url);
+    senders.set("webhook", (digest, signal) => postWebhook(url, digestWebhookBody(format, digest), signal));
+  }
+  return { senders, close: () => closers.forEach((close) => close()) };
+}
+
+/** One JSON line per outcome, like the outbox's; never a visitor's words or address. */
+function log(entry: Record<string, unknown>): void {
+  const line = JSON.stringify({ time: new Date().toISOString(), event: "spam-digest", ...entry });
+  if (entry.outcome === "failed" || entry.outcome === "error") console.error(line);
+  else console.log(line);
+}
+
+export function createDigestRound({
+  store,
+  notify,
+  digest: { hour, timeZone },
+  publicUrl,
+  now = () => new Date(),
+}: {
+  store: InboxStore;
+  notify: NotifyConfig;
+  digest: SpamDigestConfig;
+  publicUrl: string;
+  now?: () => Date;
+}): DigestRound {
+  const { senders, close } = digestSenders(notify);
+  const channels = [...senders.keys()];
+  const spamFolderUrl = `${publicUrl}/inbox?folder=spam`;
+  /** The last day this process found claimed (by itself or another): no need to ask again until the next day. */
+  let settledDay: string | undefined;
+
+  async function claimDay(): Promise<void> {
+    const day = dueDay(now(), timeZone, hour);
+    if (day === null || day === settledDay) return;
+    const claimed = await store.claimDigestDay(day, channels, now());
+    settledDay = day;
+    if (!claimed) {
+      log({ outcome: "taken", day, note: "this day's digest was claimed before, by this or another instance" });
+      return;
+    }
+    const since = claimed.windowStart.toISOString();
+    log(
+      claimed.spam > 0
+        ? { outcome: "claimed", day, spam: claimed.spam, since, channels }
+        : { outcome: "nothing", day, since, note: "nothing was kept aside as spam: no digest" },
+    );
+  }
+
+  async function settle(claim: ClaimedDigestSend, failure: unknown): Promise<void> {
+    const base = { day: claim.day, channel: claim.channel, attempts: claim.attempts };
+    if (failure === undefined) {
+      await store.markDigestSent(claim, now());
+      log({ outcome: "sent", ...base, spam: claim.total });
+      return;
+    }
+    const reason = describeFailure(failure);
+    const facts =
+      failure instanceof DeliveryError ? { permanent: failure.permanent, retryAfterMs: failure.retryAfterMs } : {};
+    const next = afterFailure(claim.attempts, claim.claimedAt, now(), facts);
+    if ("giveUp" in next) {
+      await store.markDigestFailed(claim, reason);
+      log({ outcome: "failed", ...base, error: reason, action: "this day's digest is not sent; see the Spam folder" });
+    } else {
+      await store.markDigestRetry(claim, reason, next.retryAt);
+      log({ outcome: "retry", ...base, error: reason, retryAt: next.retryAt.toISOString() });
+    }
+  }
+
+  async function deliver(claim: ClaimedDigestSend, signal: AbortSignal): Promise<void> {
+    const send = senders.get(claim.channel);
+    let failure: unknown;
+    try {
+      if (!send) throw new Error(`no ${claim.channel} channel is configured in this process`);
+      // Everything listed may have been rescued or erased since the day was claimed: then there is nothing to tell.
+      if (claim.total > 0) {
+        const budget = claim.claimUntil.getTime() - now().getTime() - 3_000;
+        await send(
+          { day: claim.day, spam: claim.spam, total: claim.total, spamFolderUrl },
+          AbortSignal.any([signal, AbortSignal.timeout(Math.max(budget, 1))]),
+        );
+      }
+    } catch (error) {
+      failure = error ?? new Error("send failed");
+    }
+    // Stopping aborted this send: its lease runs out and the next holder sends it.
+    if (failure !== undefined && signal.aborted) return;
+    await settle(claim, failure);
+  }
+
+  return {
+    async run(signal) {
+      try {
+        await claimDay();
+        const claims = await store.claimDigestSends(digestListLimit, now());
+        await Promise.all(claims.map((claim) => deliver(claim, signal)));
+        return await store.nextDigestSendAt();
+      } catch (error) {
+        log({ outcome: "error", error: `spam digest round: ${describeFailure(error)}` });
+        return null;
+      }
+    },
+    close,
+  };
+}
