@@ -121,4 +121,17 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX login_attempts_by_window ON login_attempts (window_start)",
     ],
   },
+  {
+    // The spam filter learns from the owner (issue 26): each enquiry keeps the filter's verdict and score and the
+    // owner's decision; spam_tokens holds the counts those decisions made, one row per feature ('*messages': how many
+    // messages), shared by every instance. Spam kept aside before this had the verdict spam.
+    version: 6,
+    statements: [
+      "ALTER TABLE enquiries ADD COLUMN spam_verdict TEXT NOT NULL DEFAULT 'none'",
+      "ALTER TABLE enquiries ADD COLUMN spam_score DOUBLE PRECISION",
+      "ALTER TABLE enquiries ADD COLUMN spam_decision TEXT",
+      "UPDATE enquiries SET spam_verdict = 'spam', spam_score = 1 WHERE status = 'spam' AND spam_reasons IS NOT NULL",
+      "CREATE TABLE spam_tokens (token TEXT PRIMARY KEY, spam INTEGER NOT NULL, ham INTEGER NOT NULL)",
+    ],
+  },
 ];
