@@ -33,6 +33,7 @@ export const inboxCopy = {
     foldersLabel: "Folders",
     pagesLabel: "Pages",
     unread: "unread",
+    possibleSpam: "possible spam",
     counts: (counts: { new: number; handled: number; spam: number }, searching: boolean) =>
       `${counts.new} new, ${counts.handled} handled, ${counts.spam} spam${searching ? " matching the search" : ""}`,
     erased: (erased: number) => `Erased ${count(erased, "enquiry", "enquiries")}.`,
@@ -51,12 +52,22 @@ export const inboxCopy = {
     resend: "Resend",
     erase: "Erase",
     status: "status:",
-    heldAsSpam: (reasons: string) => `Held as spam: ${reasons}`,
+    /** What the spam filter said (ADR 0029): its verdict and score, why, and the owner's own decision. */
+    spam: {
+      verdict: (verdict: "possible" | "spam", score: number | null) =>
+        `${verdict === "spam" ? "Kept aside as spam" : "Possible spam (announced with a marker)"}` +
+        `${score === null ? "" : `, score ${Math.round(score * 100)} %`}.`,
+      because: (reasons: string) => `What weighed most: ${reasons}.`,
+      decided: (decision: string) =>
+        decision === "spam"
+          ? "You marked it as spam: the filter learned from it."
+          : "You marked it as not spam: the filter learned from it.",
+    },
     /** After each button's post/redirect/get (?done=...). */
     done: {
       handled: "Marked handled.",
-      spam: "Marked as spam.",
-      "not-spam": "Marked as not spam: the notifications go out now.",
+      spam: "Marked as spam: the spam filter learned from it.",
+      "not-spam": "Marked as not spam: the spam filter learned from it, and a held enquiry's notifications go out now.",
       resend: "The notification is being sent again.",
     } as Readonly<Record<string, string>>,
     unknownChannel: "Unknown channel.",

@@ -2,6 +2,14 @@
 import { brand } from "./shared";
 
 export const notificationCopy = {
+  /**
+   * Before the subject and the chat message's head line when the spam filter found the enquiry possible spam
+   * (announced all the same: a real enquiry is never hidden on content alone).
+   */
+  possibleSpam: "[Possible spam]",
+  /** The e-mail's line about it, with what weighed most. */
+  possibleSpamLine: (reasons: string) =>
+    `The spam filter thinks this may be spam (${reasons}). If it is real, press "Not spam" in the inbox: the filter learns from it.`,
   /** Subject of the e-mail; the visitor's name follows. */
   subjectPrefix: "New enquiry from",
   /** Display name on the From line (the address is NOTIFY_EMAIL_FROM). */

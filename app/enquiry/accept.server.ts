@@ -13,7 +13,8 @@ import { logAttempt } from "~/enquiry/log.server";
 import type { ApiError, Outcome } from "~/enquiry/api-answer";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
-import { judgeEnquiry } from "~/enquiry/spam";
+import { judgeEnquiry, spamFeatures } from "~/enquiry/spam";
+import type { SpamJudgementRecord } from "~/store/types";
 import type { RateLimitRefusal, SiteServices } from "~/services.server";
 
 /**
@@ -119,9 +120,10 @@ interface FormSignals {
 }
 
 /**
- * Stores the enquiry with one pending notification per channel, in one transaction; or, when the spam filter says
- * so, aside as spam with its reasons and no notification. A duplicate (same address and message within minutes: a
- * double click, a resend after a timeout) is stored and announced once. Undefined when the database failed.
+ * Stores the enquiry with one pending notification per channel, in one transaction, with the spam filter's judgement:
+ * possible spam is announced with a marker, spam is kept aside with its reasons and no notification. A duplicate (same
+ * address and message within minutes: a double click, a resend after a timeout) is stored and announced once.
+ * Undefined when the database failed.
  */
 async function store(
   { name, email, message }: Enquiry,
@@ -130,14 +132,15 @@ async function store(
 ): Promise<Acceptance | undefined> {
   try {
     const inbox = services.inbox();
-    let reasons: string[] = [];
+    let judgement: SpamJudgementRecord = { verdict: "none", score: null, reasons: [] };
     if (services.config.spam?.filter ?? true) {
       const formToken = form ? await formTokenProblem(inbox, form.token) : undefined;
-      const verdict = judgeEnquiry({ name, email, message, honeypot: form?.honeypot, formToken });
-      if (verdict.spam) reasons = verdict.reasons;
+      const signals = { name, email, message, honeypot: form?.honeypot, formToken };
+      // What the owner taught the model, read fresh each time: a decision on any instance counts at once.
+      judgement = judgeEnquiry(signals, await inbox.spamCounts(spamFeatures(signals)));
     }
-    const saved = await inbox.save({ name, email, message }, services.channels(), new Date(), reasons);
-    if (reasons.length > 0) return { kind: "spam", reasons };
+    const saved = await inbox.save({ name, email, message }, services.channels(), new Date(), judgement);
+    if (judgement.verdict === "spam") return { kind: "spam", reasons: judgement.reasons };
     if (!saved.duplicate) services.wakeOutbox(); // notify now, not at the next poll
     return { kind: "accepted" };
   } catch (error) {

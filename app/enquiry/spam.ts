@@ -1,14 +1,21 @@
 /**
- * The spam filter's verdict: documented signals in, a verdict with its reasons out. Pure (no clock, no database), so
- * the corpus test can run every real and spam enquiry through it. See docs/spam-and-retention.md.
- *
- * Each signal has a weight; an enquiry whose weights add up to 1 or more is spam. Strong signals (a bot's doing that
- * no person does: the hidden field filled, a bad form token, a link in the name, many links) weigh 1 alone. Weak ones
- * (shouting in capitals, one suspicious phrase) weigh 0.5: a real customer may write in capitals or ask whether we
- * take crypto, so one of them alone never hides an enquiry; two together do.
+ * The spam filter's verdict (ADR 0029): a bot's behaviour keeps a post aside as spam outright; its content alone is
+ * weighed as a probability by the model (app/enquiry/spam-model.ts), with three outcomes: none, possible (announced
+ * with a marker) and spam (only on strong evidence). Pure: the owner's lessons come in as counts. See
+ * docs/spam-and-retention.md.
  */
 import { spamReasons } from "~/content/spam-reasons";
 import type { FormTokenProblem } from "~/enquiry/form-token.server";
+import {
+  featureOf,
+  features,
+  judgeContent,
+  nothingLearned,
+  spamClues,
+  type Clue,
+  type LearnedCounts,
+  type SpamVerdictName,
+} from "~/enquiry/spam-model";
 
 export interface SpamSignals {
   name: string;
@@ -20,76 +27,45 @@ export interface SpamSignals {
   formToken?: FormTokenProblem;
 }
 
-export interface SpamVerdict {
-  spam: boolean;
-  /** Every signal that counted against the post, in words the owner reads in the inbox (also when not spam). */
-  reasons: string[];
+export interface SpamJudgement {
+  verdict: SpamVerdictName;
+  /** 0..1: how likely spam (1 for a bot's behaviour). */
   score: number;
+  /** What weighed most, in words the owner reads (also for a verdict of none, when anything pointed at spam). */
+  reasons: string[];
 }
 
 // Typed here, so a new token problem without its reason fails to compile.
 const tokenReasons: Record<FormTokenProblem, string> = spamReasons.formToken;
 
-/**
- * Phrases of the offers that hit small business forms (each a reason, weight 0.5). Lower case; matched on word
- * boundaries, so "seoul" is not "seo".
- */
-export const spamPhrases: readonly string[] = [
-  "seo",
-  "search engine",
-  "first page of google",
-  "page 1 of google",
-  "google ranking",
-  "backlink",
-  "guest post",
-  "sponsored post",
-  "link building",
-  "domain authority",
-  "crypto",
-  "bitcoin",
-  "forex",
-  "investment opportunity",
-  "web traffic",
-  "website traffic",
-  "lead generation",
-  "casino",
-  "viagra",
-  "loan offer",
-];
+/** The features the model weighs, to fetch the owner's counts of exactly these. */
+export const spamFeatures = (signals: SpamSignals) => features(signals);
 
-const tlds = "com|net|org|info|biz|ru|xyz|top|io|co|shop|site|online|de|uk";
-/** A word that is a link: a URL, www.…, or a bare domain with a common top-level domain. */
-const linkWord = new RegExp(`^(?:https?://\\S+|www\\.\\S+|[\\w-]+(?:\\.[\\w-]+)*\\.(?:${tlds})(?:/\\S*)?)$`, "i");
-const countLinks = (text: string) =>
-  text.split(/\s+/).filter((word) => linkWord.test(word.replace(/^[(<"']+|[)>"'.,;:!?]+$/g, ""))).length;
-const addressInName = new RegExp(`@|\\bhttps?://|\\bwww\\.|\\b[a-z0-9-]+\\.(?:${tlds})\\b`, "i");
-
-const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const phrasePatterns = spamPhrases.map(
-  (phrase) => [phrase, new RegExp(`(?<![\\p{L}\\p{N}])${escape(phrase)}s?(?![\\p{L}\\p{N}])`, "iu")] as const,
-);
-
-/** More than 70 % of the letters are capitals, counted only when there are enough letters to tell (20+). */
-function mostlyCapitals(text: string): boolean {
-  const letters = text.match(/\p{L}/gu) ?? [];
-  const caseless = letters.filter((letter) => letter.toLowerCase() !== letter.toUpperCase());
-  if (caseless.length < 20) return false;
-  const upper = caseless.filter((letter) => letter === letter.toUpperCase()).length;
-  return upper / caseless.length > 0.7;
+/** One clue in the owner's words, e.g. `the word "seo" (94 % spam)`. */
+export function clueInWords({ token, probability }: Clue): string {
+  const feature = featureOf(token);
+  const words =
+    feature.kind === "word"
+      ? spamReasons.word(feature.word)
+      : feature.kind === "host"
+        ? spamReasons.host(feature.host)
+        : feature.kind === "from"
+          ? spamReasons.from(feature.domain)
+          : spamReasons.signal[feature.signal];
+  return spamReasons.weight(words, Math.round(probability * 100));
 }
 
-export function judgeEnquiry(signals: SpamSignals): SpamVerdict {
-  const found: { reason: string; weight: number }[] = [];
-  if (signals.honeypot) found.push({ reason: spamReasons.honeypot, weight: 1 });
-  if (signals.formToken) found.push({ reason: tokenReasons[signals.formToken], weight: 1 });
-  const links = countLinks(signals.message);
-  if (links > 2) found.push({ reason: spamReasons.manyLinks(links), weight: 1 });
-  if (addressInName.test(signals.name)) found.push({ reason: spamReasons.addressInName, weight: 1 });
-  if (mostlyCapitals(`${signals.name} ${signals.message}`)) found.push({ reason: spamReasons.capitals, weight: 0.5 });
-  const text = `${signals.name}\n${signals.message}`;
-  for (const [phrase, pattern] of phrasePatterns) {
-    if (pattern.test(text)) found.push({ reason: spamReasons.phrase(phrase), weight: 0.5 });
-  }
-  const score = found.reduce((sum, { weight }) => sum + weight, 0);
-  return { spam: score >= 1, reasons: found.map(({ reason }) => reason), score };
+export function judgeEnquiry(signals: SpamSignals, learned: LearnedCounts = nothingLearned): SpamJudgement {
+  // A bot's doing that no person does: no weighing. (A person may paste a long message at once: length is no clue.)
+  const bot = [
+    ...(signals.honeypot ? [spamReasons.honeypot] : []),
+    ...(signals.formToken ? [tokenReasons[signals.formToken]] : []),
+  ];
+  if (bot.length > 0) return { verdict: "spam", score: 1, reasons: bot };
+  const content = judgeContent(signals, learned);
+  return {
+    verdict: content.verdict,
+    score: Math.round(content.score * 1000) / 1000,
+    reasons: spamClues(content).map(clueInWords),
+  };
 }

@@ -12,9 +12,10 @@ import {
 } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { ownerDecides } from "~/enquiry/spam-decisions.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
-import { channels, type Channel } from "~/store/types";
+import { channels, type Channel, type SpamVerdictName } from "~/store/types";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -65,21 +66,22 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     await store.markRead(id, operator.email);
     return redirect(`/inbox/${encodeURIComponent(id)}`, { status: 303, headers: privateHeaders });
   }
-  if (intent === "handled" || intent === "spam" || intent === "new") {
+  if (intent === "handled" || intent === "new") {
     if ((await store.setStatus(id, intent, operator.email)) === null) throw notFound();
     // Back to the list after "Mark as new": the owner put it aside for later.
     return intent === "new" ? redirect("/inbox", { headers: privateHeaders }) : back(intent);
   }
-  if (intent === "not-spam") {
-    // The store writes the activity entry itself, in the same transaction that creates the notifications (once).
-    const result = await store.markNotSpam(id, context.services.channels(), operator.email);
-    if (result === "not-found") throw notFound();
-    if (result === "done") {
+  if (intent === "spam" || intent === "not-spam") {
+    // The store writes the activity entry and trains the spam model in the same transaction as the status change;
+    // "not spam" on one kept aside creates its notifications (once).
+    const before = await ownerDecides(store, id, intent, context.services.channels(), operator.email);
+    if (before === null) throw notFound();
+    if (intent === "not-spam" && before === "spam") {
       context.services.wakeOutbox();
       // New again, and read: the owner is looking at it.
       await store.markRead(id, operator.email);
     }
-    return back("not-spam");
+    return back(intent);
   }
   if (intent === "resend") {
     const channel = String(form.get("channel") ?? "");
@@ -98,6 +100,32 @@ const labels = inboxCopy.delivery.labels;
 function mailto(email: string): string {
   const subject = encodeURIComponent(inboxCopy.enquiry.replySubject);
   return `mailto:${encodeURIComponent(email).replace(/%40/g, "@")}?subject=${subject}`;
+}
+
+/** What the spam filter said and why, and what the owner decided: shown whenever there is anything to say. */
+function SpamVerdict({
+  enquiry,
+}: {
+  enquiry: {
+    spamVerdict: SpamVerdictName;
+    spamScore: number | null;
+    spamReasons: string[];
+    spamDecision: string | null;
+  };
+}) {
+  const words = inboxCopy.enquiry.spam;
+  if (enquiry.spamVerdict === "none" && enquiry.spamDecision === null) return null;
+  return (
+    <div className="mt-3 rounded-md border border-ember-500/60 bg-night-950 p-3 text-sm text-bone-100">
+      {enquiry.spamVerdict === "none" ? null : (
+        <p>
+          <span className="font-semibold">{words.verdict(enquiry.spamVerdict, enquiry.spamScore)}</span>
+          {enquiry.spamReasons.length > 0 ? ` ${words.because(enquiry.spamReasons.join("; "))}` : null}
+        </p>
+      )}
+      {enquiry.spamDecision === null ? null : <p>{words.decided(enquiry.spamDecision)}</p>}
+    </div>
+  );
 }
 
 export default function InboxEnquiry() {
@@ -124,9 +152,7 @@ export default function InboxEnquiry() {
             {timeAgo(receivedAt, new Date(now))} · {inboxCopy.enquiry.status}{" "}
             <span className="font-medium text-bone-100">{enquiry.status}</span>
           </p>
-          {spam && enquiry.spamReasons.length > 0 ? (
-            <p className="mt-1 text-sm text-bone-300">{inboxCopy.enquiry.heldAsSpam(enquiry.spamReasons.join("; "))}</p>
-          ) : null}
+          <SpamVerdict enquiry={enquiry} />
         </header>
         <div className="mt-5 whitespace-pre-wrap break-words rounded-md bg-night-950 p-4 text-bone-50">
           {enquiry.message}
@@ -141,12 +167,23 @@ export default function InboxEnquiry() {
               {handled ? inboxCopy.enquiry.markNew : inboxCopy.enquiry.markHandled}
             </button>
           </Form>
-          <Form method="post">
-            <input type="hidden" name="intent" value={spam ? "not-spam" : "spam"} />
-            <button type="submit" className={quietButtonClass}>
-              {spam ? inboxCopy.enquiry.notSpam : inboxCopy.enquiry.markSpam}
-            </button>
-          </Form>
+          {spam ? null : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="spam" />
+              <button type="submit" className={quietButtonClass}>
+                {inboxCopy.enquiry.markSpam}
+              </button>
+            </Form>
+          )}
+          {/* Also for possible spam: the owner's "this one is real" teaches the filter. */}
+          {spam || enquiry.spamVerdict !== "none" ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="not-spam" />
+              <button type="submit" className={quietButtonClass}>
+                {inboxCopy.enquiry.notSpam}
+              </button>
+            </Form>
+          ) : null}
           <Form method="get" action={`/inbox/${enquiry.id}/erase`}>
             <button type="submit" className={dangerButtonClass}>
               {inboxCopy.enquiry.erase}

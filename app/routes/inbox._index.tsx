@@ -47,6 +47,7 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
             .find((line) => line.trim() !== "")
             ?.slice(0, 160) ?? "",
         status: item.status,
+        possibleSpam: item.spamVerdict === "possible" && item.status !== "spam" && item.spamDecision === null,
         notifications: item.notifications.map(({ channel, state }) => ({ channel, state })),
       })),
     }),
@@ -118,6 +119,11 @@ export default function InboxList() {
                       {item.status === "new" ? (
                         <span className="ml-2 rounded bg-ember-500 px-2 py-0.5 text-xs font-bold uppercase text-night-950">
                           {inboxCopy.list.unread}
+                        </span>
+                      ) : null}
+                      {item.possibleSpam ? (
+                        <span className="ml-2 rounded border border-ember-300 px-2 py-0.5 text-xs font-bold uppercase text-ember-300">
+                          {inboxCopy.list.possibleSpam}
                         </span>
                       ) : null}
                     </h2>

@@ -6,7 +6,7 @@ import type { EnquiryOperations, EnquiryStatus, Folder, InboxQuery, ListedEnquir
 
 /**
  * An enquiry's way in (saved with its notifications, or found to be a duplicate) and what the owner does with it
- * (the inbox's pages, its status, not spam, resend), written once over a SqlClient for SQLite and PostgreSQL.
+ * (the inbox's pages, its status, resend), written once over a SqlClient for SQLite and PostgreSQL.
  */
 
 /** The same address with the same message within this long of a stored enquiry is a duplicate (double click, resubmit). */
@@ -68,18 +68,19 @@ export function enquiryOperations(db: SqlClient): EnquiryOperations {
   }
 
   return {
-    async save(enquiry, channels, now = new Date(), spamReasons = []) {
+    async save(enquiry, channels, now = new Date(), judgement = { verdict: "none", score: null, reasons: [] }) {
       const id = randomUUID();
-      const spam = spamReasons.length > 0;
+      const spam = judgement.verdict === "spam";
       const key = emailKey(enquiry.email);
       const at = now.getTime();
       const since = at - duplicateWindowMs;
       const { stored } = await transaction(db, [
         ...advisoryLock(db, `${key}\n${enquiry.message}`),
         {
-          sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source, status, spam_reasons)
+          sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source, status, spam_reasons,
+                  spam_verdict, spam_score)
                 SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'form',
-                  CAST(? AS TEXT), CAST(? AS TEXT)
+                  CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)
                 WHERE NOT EXISTS (SELECT 1 FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?)`,
           params: [
             id,
@@ -89,7 +90,9 @@ export function enquiryOperations(db: SqlClient): EnquiryOperations {
             key,
             enquiry.message,
             spam ? "spam" : "new",
-            spam ? JSON.stringify(spamReasons) : null,
+            judgement.reasons.length > 0 ? JSON.stringify(judgement.reasons) : null,
+            judgement.verdict,
+            judgement.score,
             key,
             enquiry.message,
             since,
@@ -186,33 +189,6 @@ export function enquiryOperations(db: SqlClient): EnquiryOperations {
         { sql: "UPDATE enquiries SET status = 'read' WHERE id = ? AND status = 'new'", params: [id] },
       ]);
       return changed.length === 1;
-    },
-
-    async markNotSpam(id, channels, actor, now = new Date()) {
-      const at = now.getTime();
-      const entry = randomUUID();
-      const { changed } = await transaction(db, [
-        // Two operators at once: the second waits for the first and then finds it is not spam any more.
-        ...lockEnquiry(db, id),
-        {
-          name: "changed",
-          sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
-                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), 'not-spam', id, NULL
-                FROM enquiries WHERE id = ? AND status = 'spam' RETURNING id`,
-          params: [entry, at, actor, id],
-        },
-        {
-          sql: "UPDATE enquiries SET status = 'new', spam_reasons = NULL WHERE id = ? AND status = 'spam'",
-          params: [id],
-        },
-        // Only when this call changed it (its activity entry exists): a second "not spam" announces nothing again.
-        ...channels.map((channel) =>
-          insertNotification(id, channel, at, { sql: "EXISTS (SELECT 1 FROM activity WHERE id = ?)", params: [entry] }),
-        ),
-      ]);
-      if (changed.length === 1) return "done" as const;
-      const exists = await db.query("SELECT status FROM enquiries WHERE id = ?", [id]);
-      return exists.length === 0 ? ("not-found" as const) : ("not-spam" as const);
     },
 
     async resend(id, channel, now = new Date()) {

@@ -122,6 +122,19 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    // The spam filter learns from the owner (issue 26): each enquiry keeps the filter's verdict and score and the
+    // owner's decision; spam_tokens holds the counts those decisions made, one row per feature ('*messages': how many
+    // messages), shared by every instance. Spam kept aside before this had the verdict spam.
+    version: 6,
+    statements: [
+      "ALTER TABLE enquiries ADD COLUMN spam_verdict TEXT NOT NULL DEFAULT 'none'",
+      "ALTER TABLE enquiries ADD COLUMN spam_score DOUBLE PRECISION",
+      "ALTER TABLE enquiries ADD COLUMN spam_decision TEXT",
+      "UPDATE enquiries SET spam_verdict = 'spam', spam_score = 1 WHERE status = 'spam' AND spam_reasons IS NOT NULL",
+      "CREATE TABLE spam_tokens (token TEXT PRIMARY KEY, spam INTEGER NOT NULL, ham INTEGER NOT NULL)",
+    ],
+  },
+  {
     // The daily spam digest (issue 26): one row per local day, claimed by one instance with an insert that only one can
     // make (the window of time it covers is fixed then), and one send per channel, claimed under a lease and retried
     // like a notification. Version 6 is the spam filter's model (same issue); the runner applies versions by set.

@@ -5,6 +5,8 @@ import type {
   NotificationState,
   NotificationSummary,
   Operator,
+  SpamDecision,
+  SpamVerdictName,
   StoredEnquiry,
 } from "~/store/types";
 import type { Row } from "~/store/sql.server";
@@ -29,7 +31,10 @@ export function enquiryFrom(row: Row): StoredEnquiry {
     email: String(row.email),
     message: String(row.message),
     status: (row.status ?? "new") as EnquiryStatus,
+    spamVerdict: (row.spam_verdict ?? "none") as SpamVerdictName,
+    spamScore: row.spam_score === null || row.spam_score === undefined ? null : Number(row.spam_score),
     spamReasons: row.spam_reasons ? (JSON.parse(String(row.spam_reasons)) as string[]) : [],
+    spamDecision: (row.spam_decision ?? null) as SpamDecision | null,
   };
 }
 

@@ -6,6 +6,7 @@ import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
 import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
 import type { SqlClient } from "~/store/sql.server";
+import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
 import type { DatabaseLocation, InboxStore } from "~/store/types";
 import { v1Operations } from "~/store/v1.server";
@@ -37,6 +38,7 @@ export async function openInboxStore(
 export function createInboxStore(db: SqlClient): InboxStore {
   return {
     ...enquiryOperations(db),
+    ...spamOperations(db),
     ...notificationOperations(db),
     ...digestOperations(db),
     ...deletionOperations(db),

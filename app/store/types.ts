@@ -22,12 +22,45 @@ export interface NewEnquiry {
 export const enquiryStatuses = ["new", "read", "handled", "spam"] as const;
 export type EnquiryStatus = (typeof enquiryStatuses)[number];
 
+/** The spam filter's three outcomes: announced as usual, announced marked "possible spam", kept aside as spam. */
+export const spamVerdicts = ["none", "possible", "spam"] as const;
+export type SpamVerdictName = (typeof spamVerdicts)[number];
+
+/** What the spam filter said of an enquiry when it arrived. */
+export interface SpamJudgementRecord {
+  verdict: SpamVerdictName;
+  /** 0..1; null for enquiries stored before the filter kept scores. */
+  score: number | null;
+  /** What weighed most for spam, in the owner's words. */
+  reasons: string[];
+}
+
+/** The owner's decision about an enquiry ("Mark as spam", "Not spam"): what trains the spam model. */
+export type SpamDecision = "spam" | "not-spam";
+
 export interface StoredEnquiry extends NewEnquiry {
   id: string;
   receivedAt: Date;
   status: EnquiryStatus;
-  /** Why the spam filter held it (empty unless status is spam). */
+  /** The filter's verdict when it arrived; a possible-spam enquiry keeps the status new until the owner decides. */
+  spamVerdict: SpamVerdictName;
+  spamScore: number | null;
+  /** What weighed most (for every verdict; empty when nothing pointed at spam). */
   spamReasons: string[];
+  /** The owner's last decision, null when there was none. */
+  spamDecision: SpamDecision | null;
+}
+
+/** How many messages of each kind, or how many of them carried one feature. */
+export interface TokenCounts {
+  spam: number;
+  ham: number;
+}
+
+/** The spam model's counts the owner's decisions made (one row per feature in the database, shared by every instance). */
+export interface LearnedCounts {
+  messages: TokenCounts;
+  tokens: ReadonlyMap<string, TokenCounts>;
 }
 
 /** `duplicate`: the same address sent the same message within the duplicate window; nothing new was stored. */
@@ -135,15 +168,10 @@ export interface NewActivity {
 /** An enquiry's way in and what the owner does with it (app/store/enquiries.server.ts). */
 export interface EnquiryOperations {
   /**
-   * Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate). With
-   * spam reasons it is stored as spam, with its reasons and no notification.
+   * Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate), with
+   * the spam filter's judgement. A verdict of spam is stored with the status spam and no notification.
    */
-  save(
-    enquiry: NewEnquiry,
-    channels: readonly Channel[],
-    now?: Date,
-    spamReasons?: readonly string[],
-  ): Promise<SaveResult>;
+  save(enquiry: NewEnquiry, channels: readonly Channel[], now?: Date, spam?: SpamJudgementRecord): Promise<SaveResult>;
   /** A key of this name, made (32 random bytes) at its first use and shared by every instance on this database. */
   siteKey(name: string): Promise<Buffer>;
   /** Records a form token as used; false when it was used before. */
@@ -169,15 +197,32 @@ export interface EnquiryOperations {
   setStatus(id: string, status: EnquiryStatus, actor: string, now?: Date): Promise<EnquiryStatus | null>;
   /** new -> read, logged as `actor`'s, in one transaction; anything else stays. True when it changed. */
   markRead(id: string, actor: string, now?: Date): Promise<boolean>;
-  /** A spam enquiry becomes new and gets its notifications now (once). "not-spam" when it was not spam. */
-  markNotSpam(
+  /** Sends the channel's notification again from the start (a new one when there was none). False: no such enquiry. */
+  resend(id: string, channel: Channel, now?: Date): Promise<boolean>;
+}
+
+/** The owner's spam decisions and the counts they teach the spam model (app/store/spam.server.ts). */
+export interface SpamOperations {
+  /**
+   * The owner's decision, in one transaction with its activity entry and the spam model's counts: `spam` sets the
+   * status spam; `not-spam` makes a spam enquiry new and creates its notifications (once: never for one that had
+   * them). `features` train the model once per enquiry: the same decision again changes no count, a changed one
+   * takes the old one back. Resolves with the status before (null: no such enquiry).
+   */
+  decideSpam(
     id: string,
+    decision: SpamDecision,
+    features: readonly string[],
     channels: readonly Channel[],
     actor: string,
     now?: Date,
-  ): Promise<"done" | "not-spam" | "not-found">;
-  /** Sends the channel's notification again from the start (a new one when there was none). False: no such enquiry. */
-  resend(id: string, channel: Channel, now?: Date): Promise<boolean>;
+  ): Promise<EnquiryStatus | null>;
+  /** The owner's counts of these features (and of messages), for judging an enquiry. */
+  spamCounts(features: readonly string[]): Promise<LearnedCounts>;
+  /** Every count the owner's decisions made (`npm run inbox -- spam stats`). */
+  allSpamCounts(): Promise<LearnedCounts>;
+  /** Forgets what the owner taught (the enquiries' decisions too, so none is taken back later); how many features. */
+  resetSpamModel(): Promise<number>;
 }
 
 /** The outbox's side (app/store/notifications.server.ts). */
@@ -304,6 +349,7 @@ export interface OwnerOperations {
 export interface InboxStore
   extends
     EnquiryOperations,
+    SpamOperations,
     NotificationOperations,
     DigestOperations,
     DeletionOperations,

@@ -1,5 +1,7 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
+import { spamStatsWords } from "~/content/spam-reasons";
+import { ownerDecides, spamModelStats } from "~/enquiry/spam-decisions.server";
 import { inboxCopy } from "~/content/inbox";
 import { deliverySummary } from "~/owner/delivery";
 import { enquiryCsv } from "~/owner/enquiry-csv";
@@ -26,7 +28,11 @@ Commands:
   erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications, for good, leaving no
                    copy in the database's files: a keyed hash of the address is kept so that no import brings
                    them back; says so when the v1 file (INBOX_FILE) still holds the address
-  not-spam ID      the enquiry held as spam becomes new; the running server sends its notifications
+  mark-spam ID     the enquiry is spam: moved to the Spam folder, and the spam filter learns from it
+  not-spam ID      the enquiry is real: the filter learns from it; one held as spam becomes new and the running
+                   server sends its notifications
+  spam stats       what the spam filter learned from your decisions: counts and the strongest words
+  spam reset       forget what it learned (it judges by its built-in corpus again)
   purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
                    it at start and daily) and say what was deleted
 ${ownerUsage}
@@ -69,10 +75,16 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   if (values.json && values.csv) return wrongUsage(io, "choose one of --json and --csv");
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) return wrongUsage(io, `--since: not a date: ${values.since}`);
-  const takesOne = { erase: "one e-mail address", "not-spam": "one enquiry id" } as Record<string, string>;
+  const takesOne = {
+    erase: "one e-mail address",
+    "not-spam": "one enquiry id",
+    "mark-spam": "one enquiry id",
+    spam: "stats or reset",
+  } as Record<string, string>;
   if (takesOne[command] && rest.length !== 1) return wrongUsage(io, `${command} takes ${takesOne[command]}`);
   if (!takesOne[command] && rest.length > 0) return wrongUsage(io, `unexpected argument: ${rest[0]}`);
-  if (!["list", "retry", "erase", "not-spam", "purge"].includes(command))
+  if (command === "spam" && !["stats", "reset"].includes(rest[0]!)) return wrongUsage(io, "spam takes stats or reset");
+  if (!["list", "retry", "erase", "not-spam", "mark-spam", "spam", "purge"].includes(command))
     return wrongUsage(io, `unknown command: ${command}`);
 
   const config = getConfig();
@@ -96,18 +108,25 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
         return false;
       });
       if (inV1File) io.stdout.write(`${inboxCopy.erase.stillInV1File(visible(config.inboxFile))}\n`);
-    } else if (command === "not-spam") {
+    } else if (command === "not-spam" || command === "mark-spam") {
       const id = rest[0]!;
-      const result = await store.markNotSpam(id, configuredChannels(config.notify), "cli");
-      if (result !== "done") {
-        io.stderr.write(
-          `inbox: ${result === "not-found" ? `no enquiry ${visible(id)}` : `enquiry ${visible(id)} is not held as spam`}\n`,
-        );
+      const decision = command === "mark-spam" ? "spam" : "not-spam";
+      // Recorded (and learned from once) even when the enquiry already has that status: the owner's word counts.
+      const before = await ownerDecides(store, id, decision, configuredChannels(config.notify), "cli");
+      if (before === null) {
+        io.stderr.write(`inbox: no enquiry ${visible(id)}\n`);
         return 1;
       }
       io.stdout.write(
-        `Enquiry ${visible(id)} is not spam: it is new now, and the running server sends its notifications.\n`,
+        decision === "spam"
+          ? `Enquiry ${visible(id)} is spam: it is in the Spam folder, and the spam filter learned from it.\n`
+          : before === "spam"
+            ? `Enquiry ${visible(id)} is not spam: it is new now, the spam filter learned from it, and the running server sends its notifications.\n`
+            : `Enquiry ${visible(id)} is not spam: the spam filter learned from it (its status stays ${before}).\n`,
       );
+    } else if (command === "spam") {
+      if (rest[0] === "reset") io.stdout.write(`${spamStatsWords.reset(await store.resetSpamModel())}\n`);
+      else io.stdout.write(`${(await spamModelStats(store)).map(visible).join("\n")}\n`);
     } else if (command === "purge") {
       io.stdout.write(`${describePurge(await purgeOld(store, config.retention))}\n`);
     } else {
@@ -144,7 +163,8 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
       .split("\n")
       .map((line) => (line ? `    ${line}` : ""))
       .join("\n");
-    const held = enquiry.status === "spam" ? `    -- SPAM: ${visible(enquiry.spamReasons.join("; "))}\n` : "";
+    const verdict = enquiry.status === "spam" ? "SPAM" : enquiry.spamVerdict === "possible" ? "POSSIBLE SPAM" : null;
+    const held = verdict ? `    -- ${verdict}: ${visible(enquiry.spamReasons.join("; "))}\n` : "";
     await write(
       out,
       `${count > 0 ? "\n" : ""}${when}  ${oneLine(enquiry.name)} <${oneLine(enquiry.email)}>  [${enquiry.id}]\n${body}\n${held}    -- ${notificationLine(enquiry)}\n`,

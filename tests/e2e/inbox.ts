@@ -29,15 +29,21 @@ export function inboxEntriesCarrying(token: string, database = embeddedDatabase)
   }
 }
 
-/** The status and spam reasons of the enquiries carrying the token (see inboxEntriesCarrying). */
-export function inboxVerdictsCarrying(token: string, database: string): { status: string; spamReasons: string[] }[] {
+/** The status, spam verdict and spam reasons of the enquiries carrying the token (see inboxEntriesCarrying). */
+export function inboxVerdictsCarrying(
+  token: string,
+  database: string,
+): { status: string; spamVerdict: string; spamReasons: string[] }[] {
   const db = new DatabaseSync(database, { readOnly: true, timeout: 5_000 });
   try {
     const rows = db
-      .prepare("SELECT status, spam_reasons FROM enquiries WHERE instr(message, ?) > 0 OR instr(name, ?) > 0")
-      .all(token, token) as { status: string; spam_reasons: string | null }[];
+      .prepare(
+        "SELECT status, spam_verdict, spam_reasons FROM enquiries WHERE instr(message, ?) > 0 OR instr(name, ?) > 0",
+      )
+      .all(token, token) as { status: string; spam_verdict: string; spam_reasons: string | null }[];
     return rows.map((row) => ({
       status: row.status,
+      spamVerdict: row.spam_verdict,
       spamReasons: row.spam_reasons ? (JSON.parse(row.spam_reasons) as string[]) : [],
     }));
   } finally {

@@ -93,13 +93,13 @@ test("spam and back, handled and back to new, as plain forms", async ({ page, op
   const id = page.url().split("/inbox/")[1]!.split("?")[0]!;
 
   await page.getByRole("button", { name: inboxCopy.enquiry.markSpam }).click();
-  await expect(page.getByRole("status")).toHaveText("Marked as spam.");
+  await expect(page.getByRole("status")).toHaveText(inboxCopy.enquiry.done.spam!);
   expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("spam");
   await page.goto(`${owner.url}/inbox?folder=spam&q=${token}`);
   await expect(page.getByRole("link", { name: `Vlad ${token}` })).toBeVisible();
   await page.goto(`${owner.url}/inbox/${id}`);
   await page.getByRole("button", { name: inboxCopy.enquiry.notSpam }).click();
-  await expect(page.getByRole("status")).toHaveText("Marked as not spam: the notifications go out now.");
+  await expect(page.getByRole("status")).toHaveText(inboxCopy.enquiry.done["not-spam"]!);
   // Not spam made it new; the page the owner is looking at marks it read again.
   expect(cliEnquiries().find((e) => e.id === id)?.status).toBe("read");
 

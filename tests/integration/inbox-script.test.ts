@@ -7,6 +7,9 @@ import type { InboxStore, V1Record } from "~/store/types";
 import { ensureBuilt, projectRoot } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
+/** What `--json` says of an enquiry stored without the spam filter's judgement (saved directly, or imported from v1). */
+const notJudged = { spamVerdict: "none", spamScore: null, spamReasons: [], spamDecision: null };
+
 /**
  * `npm run inbox` (build/server/cli.js, bundled from server/cli/) as a child process, on SQLite files in
  * temp dirs filled through the app's own store.
@@ -155,7 +158,7 @@ describe("npm run inbox", () => {
         email: "dee@example.com",
         message: "Now!",
         status: "new",
-        spamReasons: [],
+        ...notJudged,
         notifications: [
           {
             channel: "email",
@@ -166,7 +169,7 @@ describe("npm run inbox", () => {
           },
         ],
       },
-      ...[bob, cat, ann].map((record) => ({ ...record, status: "new", spamReasons: [], notifications: [] })),
+      ...[bob, cat, ann].map((record) => ({ ...record, status: "new", ...notJudged, notifications: [] })),
     ]);
     for (const item of items) expect(item.id).toEqual(expect.any(String));
   });
@@ -352,7 +355,7 @@ describe("npm run inbox", () => {
     });
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as Record<string, unknown>[]).map(withoutId)).toEqual(
-      [bob, cat, ann].map((r) => ({ ...r, status: "new", spamReasons: [], notifications: [] })),
+      [bob, cat, ann].map((r) => ({ ...r, status: "new", ...notJudged, notifications: [] })),
     );
   });
 });

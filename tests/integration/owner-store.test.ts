@@ -79,16 +79,16 @@ for (const backend of backends) {
     it("Not spam sets status new and creates the missing notifications; Resend starts a channel over", async () => {
       const { id } = await store.save({ name: "Held", email: "held@example.com", message: "Buy now" }, [], at(10));
       await store.setStatus(id, "spam", "test");
-      expect(await store.markNotSpam(id, ["email", "webhook"], "test", at(11))).toBe("done");
+      expect(await store.decideSpam(id, "not-spam", [], ["email", "webhook"], "test", at(11))).toBe("spam");
       const enquiry = await store.getEnquiry(id);
       expect(enquiry?.status).toBe("new");
       expect(enquiry?.notifications.map((n) => [n.channel, n.state, n.attempts])).toEqual([
         ["email", "pending", 0],
         ["webhook", "pending", 0],
       ]);
-      expect(await store.markNotSpam(id, ["email"], "test", at(12))).toBe("not-spam"); // twice: nothing doubled
+      expect(await store.decideSpam(id, "not-spam", [], ["email"], "test", at(12))).toBe("new"); // twice: nothing doubled
       expect((await store.getEnquiry(id))?.notifications).toHaveLength(2);
-      expect(await store.markNotSpam("no-such-id", ["email"], "test")).toBe("not-found");
+      expect(await store.decideSpam("no-such-id", "not-spam", [], ["email"], "test")).toBeNull();
 
       const [claim] = await store.claimDue("test", 1, at(13));
       await store.markFailed(claim!, "connect ECONNREFUSED 127.0.0.1:25");

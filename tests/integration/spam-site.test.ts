@@ -67,6 +67,25 @@ function fields(extra: Record<string, string> = {}) {
   };
 }
 
+/** One message of each outcome by content alone (app/enquiry/spam-model.ts with its built-in corpus). */
+const outcomeMessages = {
+  real: "Hi! We run a haunted hayride and need a lunging werewolf for the barn scene. Could you send a quote?",
+  // A real customer who writes like a pitch: announced, with the marker.
+  possible:
+    "I noticed your website again: our marketing agency has a second client launch in October. Can you send " +
+    "pricing for two animated props?",
+  spam:
+    "Hi, I noticed your website is not ranking on the first page of Google. Our SEO experts can fix your search " +
+    "engine ranking and get you more website traffic. Reply for a free audit.",
+};
+
+/** A kind of pitch the built-in corpus does not know: the owner teaches it. */
+const solarPitches = [
+  "Cut your energy bill in half with rooftop solar panels. Zero down, federal tax credit, free install quote.",
+  "Rooftop solar panels for your business with zero down and the federal tax credit. Get a free install quote.",
+  "Still paying too much for power? Solar panels, zero down, tax credit included. Free install quote today.",
+];
+
 async function storedBy(target: SiteServer, email: string) {
   const found = (await target.stored()).find((enquiry) => enquiry.email === email);
   if (!found) throw new Error(`nothing stored from ${email}`);
@@ -106,24 +125,18 @@ describe("the spam filter on the contact form", () => {
     }
   });
 
-  it("each signal alone holds a post as spam; spam gets the thank-you and no e-mail or webhook", async () => {
+  it("each bot signal alone holds a post as spam; spam gets the thank-you and no e-mail or webhook", async () => {
     const target = await site();
-    const tokens = await Promise.all(Array.from({ length: 4 }, () => servedForm(target)));
+    const tokens = await Promise.all(Array.from({ length: 2 }, () => servedForm(target)));
     const tooFast = await servedForm(target);
     const tooFastPost = fields({ form_token: tooFast.token });
     expect((await postForm(target.url, tooFastPost)).status).toBe(303); // at once: less than 3 s
     await personWait();
-    const links = "https://a.example.com/ https://b.example.com/ https://c.example.com/";
     const posts: [Record<string, string>, string][] = [
       [fields(), "form token missing"],
       [fields({ form_token: `${tokens[0]!.token.slice(0, -2)}xx` }), "form token forged"],
       [tooFastPost, "posted less than 3 s after the form was served"],
       [fields({ form_token: tokens[1]!.token, company_website: "x" }), "hidden field filled"],
-      [fields({ form_token: tokens[2]!.token, message: `See ${links}` }), "more than two links (3)"],
-      [
-        fields({ form_token: tokens[3]!.token, name: "Cheap props www.deals.example.com" }),
-        "link or address in the name",
-      ],
     ];
     // The too-fast one was posted above; the others after a person's wait.
     for (const [index, [post, reason]] of posts.entries()) {
@@ -133,7 +146,7 @@ describe("the spam filter on the contact form", () => {
         expect(reply.location).toBe("/contact?sent=1");
       }
       const stored = await storedBy(target, post.email!);
-      expect(stored.status, reason).toBe("spam");
+      expect(stored, reason).toMatchObject({ status: "spam", spamVerdict: "spam", spamScore: 1 });
       expect(stored.spamReasons).toEqual([reason]);
       expect(stored.notifications).toEqual([]);
     }
@@ -150,7 +163,7 @@ describe("the spam filter on the contact form", () => {
     const first = fields({ form_token: token });
     expect((await postForm(target.url, first)).status).toBe(303);
     const stored = await storedBy(target, first.email);
-    expect(stored).toMatchObject({ status: "new", spamReasons: [] });
+    expect(stored).toMatchObject({ status: "new", spamVerdict: "none" });
     await waitFor(() => sink.forEnquiry(stored.id).length === 1, "the e-mail", 10_000);
     await waitFor(() => receiver.forEnquiry(stored.id).length === 1, "the webhook", 10_000);
 
@@ -161,6 +174,79 @@ describe("the spam filter on the contact form", () => {
       spamReasons: ["form token used before"],
     });
   }, 30_000);
+
+  it("three outcomes by content: none announced, possible announced with [Possible spam], spam kept aside", async () => {
+    const target = await site();
+    const tokens = await Promise.all(Array.from({ length: 3 }, () => servedForm(target)));
+    await personWait();
+    const real = fields({ form_token: tokens[0]!.token, message: outcomeMessages.real });
+    const possible = fields({ form_token: tokens[1]!.token, message: outcomeMessages.possible });
+    const spam = fields({ form_token: tokens[2]!.token, message: outcomeMessages.spam });
+    for (const post of [real, possible, spam]) expect((await postForm(target.url, post)).status).toBe(303);
+
+    const [storedReal, storedPossible, storedSpam] = await Promise.all([
+      storedBy(target, real.email),
+      storedBy(target, possible.email),
+      storedBy(target, spam.email),
+    ]);
+    expect(storedReal).toMatchObject({ status: "new", spamVerdict: "none" });
+    expect(storedPossible).toMatchObject({ status: "new", spamVerdict: "possible" });
+    expect(storedPossible.spamScore).toBeGreaterThanOrEqual(0.7);
+    expect(storedPossible.spamReasons.length).toBeGreaterThan(0);
+    expect(storedSpam).toMatchObject({ status: "spam", spamVerdict: "spam", notifications: [] });
+    expect(storedSpam.spamReasons).toContainEqual(expect.stringMatching(/^the word "seo"/));
+
+    await waitFor(() => sink.forEnquiry(storedPossible.id).length === 1, "the possible spam's e-mail", 10_000);
+    await waitFor(() => receiver.forEnquiry(storedPossible.id).length === 1, "its webhook", 10_000);
+    await waitFor(() => sink.forEnquiry(storedReal.id).length === 1, "the real one's e-mail", 10_000);
+    await waitFor(() => receiver.forEnquiry(storedReal.id).length === 1, "its webhook", 10_000);
+    const subject = (id: string) => sink.forEnquiry(id)[0]!.headers.get("subject")![0]!;
+    expect(subject(storedPossible.id)).toBe(`[Possible spam] New enquiry from ${possible.name}`);
+    expect(sink.forEnquiry(storedPossible.id)[0]!.text).toContain("The spam filter thinks this may be spam");
+    expect(subject(storedReal.id)).toBe(`New enquiry from ${real.name}`);
+    const chat = (id: string) => (receiver.forEnquiry(id)[0]!.json as { text: string }).text;
+    expect(chat(storedPossible.id)).toMatch(/^\[Possible spam\] New enquiry from /);
+    expect(chat(storedReal.id)).toMatch(/^New enquiry from /);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(sink.forEnquiry(storedSpam.id)).toEqual([]);
+    expect(receiver.forEnquiry(storedSpam.id)).toEqual([]);
+  }, 40_000);
+
+  it("mark-spam from the terminal teaches the filter (twice counts once); spam stats shows it, spam reset forgets", async () => {
+    const target = await site();
+    const post = async (message: string, n: number) => {
+      const values = fields({ message, email: `solar${n}@brightsolar-deals.com` });
+      const response = await fetch(`${target.url}/api/site/save-contact`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(values),
+      });
+      expect(response.status).toBe(204);
+      return storedBy(target, values.email);
+    };
+    const first = await post(solarPitches[0]!, 1);
+    expect(first.status).toBe("new"); // a kind the built-in corpus does not know
+    for (const round of [1, 2]) {
+      const marked = await cli(["mark-spam", first.id], target.databaseUrl);
+      expect(marked, `round ${round}`).toMatchObject({ code: 0 });
+      expect(marked.stdout).toContain("the spam filter learned from it");
+    }
+    const second = await post(solarPitches[1]!, 2);
+    expect(second.status).toBe("spam");
+    const stats = await cli(["spam", "stats"], target.databaseUrl);
+    expect(stats.code).toBe(0);
+    expect(stats.stdout).toContain("Learned from you: 1 marked as spam, 0 marked not spam");
+    expect(stats.stdout).toMatch(/What you taught points to spam most:\n {2}(the word|a link|sent from)/);
+    expect(stats.stdout).toMatch(/the word "(cut|energy|bill|half|rooftop|solar|panels|zero|down|federal|tax|credit)"/);
+    expect((await cli(["mark-spam", "no-such-id"], target.databaseUrl)).code).toBe(1);
+
+    const reset = await cli(["spam", "reset"], target.databaseUrl);
+    expect(reset).toMatchObject({ code: 0 });
+    expect(reset.stdout).toMatch(/^Forgot what you taught the spam filter \(\d+ words, links and signals\)/);
+    expect((await cli(["spam", "stats"], target.databaseUrl)).stdout).toContain("Learned from you: 0 marked as spam");
+    expect((await post(solarPitches[2]!, 3)).status).toBe("new");
+    expect((await cli(["spam", "nonsense"], target.databaseUrl)).code).toBe(2);
+  }, 40_000);
 
   it("a wrong captcha answer is still the visitor's error, token or not", async () => {
     const target = await site();
@@ -180,9 +266,10 @@ describe("the spam filter on the contact form", () => {
     expect(done.stdout).toContain("is not spam");
     await waitFor(() => sink.forEnquiry(held.id).length === 1, "the e-mail", 20_000);
     await waitFor(() => receiver.forEnquiry(held.id).length === 1, "the webhook", 20_000);
+    // Again: recorded (exit 0), announced no second time.
     const again = await cli(["not-spam", held.id], target.databaseUrl);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain("is not held as spam");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("its status stays new");
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(sink.forEnquiry(held.id).length).toBe(1);
     expect(receiver.forEnquiry(held.id).length).toBe(1);

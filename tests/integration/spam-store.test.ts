@@ -37,6 +37,9 @@ async function all(store: InboxStore): Promise<ListedEnquiry[]> {
   return items;
 }
 
+/** What the spam filter stores for a post kept aside for `reason` (a bot's behaviour). */
+const heldAs = (reason: string) => ({ verdict: "spam" as const, score: 1, reasons: [reason] });
+
 describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
   const open: InboxStore[] = [];
   const openStore = async (location?: DatabaseLocation) => {
@@ -52,7 +55,7 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
 
   it.skipIf(needsServer)("keeps spam aside with its reasons and no notification", async () => {
     const store = await openStore();
-    const saved = await store.save(enquiry(1), ["email", "webhook"], new Date(), ["form token missing"]);
+    const saved = await store.save(enquiry(1), ["email", "webhook"], new Date(), heldAs("form token missing"));
     const [listed] = await all(store);
     expect(listed).toMatchObject({ id: saved.id, status: "spam", spamReasons: ["form token missing"] });
     expect(listed!.notifications).toEqual([]);
@@ -61,14 +64,80 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
 
   it.skipIf(needsServer)("not-spam makes it new and creates its notifications once", async () => {
     const store = await openStore();
-    const saved = await store.save(enquiry(1), ["email", "webhook"], new Date(), ["hidden field filled"]);
-    expect(await store.markNotSpam(saved.id, ["email", "webhook"], "cli")).toBe("done");
-    expect(await store.markNotSpam(saved.id, ["email", "webhook"], "cli")).toBe("not-spam");
-    expect(await store.markNotSpam("no-such-id", ["email"], "cli")).toBe("not-found");
+    const saved = await store.save(enquiry(1), ["email", "webhook"], new Date(), heldAs("hidden field filled"));
+    expect(await store.decideSpam(saved.id, "not-spam", ["word"], ["email", "webhook"], "cli")).toBe("spam");
+    expect(await store.decideSpam(saved.id, "not-spam", ["word"], ["email", "webhook"], "cli")).toBe("new");
+    expect(await store.decideSpam("no-such-id", "not-spam", ["word"], ["email"], "cli")).toBeNull();
     const [listed] = await all(store);
-    expect(listed).toMatchObject({ status: "new", spamReasons: [] });
+    // The filter's verdict stays on record beside the owner's decision.
+    expect(listed).toMatchObject({
+      status: "new",
+      spamVerdict: "spam",
+      spamReasons: ["hidden field filled"],
+      spamDecision: "not-spam",
+    });
     expect(listed!.notifications.map((n) => `${n.channel} ${n.state}`)).toEqual(["email pending", "webhook pending"]);
     expect((await store.claimDue("test", 10)).length).toBe(2);
+  });
+
+  it.skipIf(needsServer)(
+    "the owner's decisions count once each, a changed one is taken back, reset forgets",
+    async () => {
+      const store = await openStore();
+      const one = await store.save(enquiry(1), ["email"], new Date());
+      const two = await store.save(enquiry(2), ["email"], new Date());
+      const counts = async () => {
+        const learned = await store.allSpamCounts();
+        return {
+          messages: learned.messages,
+          seo: learned.tokens.get("seo"),
+          host: learned.tokens.get("host:x.example"),
+        };
+      };
+      expect(await store.decideSpam(one.id, "spam", ["seo", "host:x.example"], [], "cli")).toBe("new");
+      expect(await store.decideSpam(one.id, "spam", ["seo", "host:x.example"], [], "cli")).toBe("spam"); // again
+      expect(await store.decideSpam(two.id, "spam", ["seo"], [], "owner@example.com")).toBe("new");
+      expect(await counts()).toEqual({
+        messages: { spam: 2, ham: 0 },
+        seo: { spam: 2, ham: 0 },
+        host: { spam: 1, ham: 0 },
+      });
+      // The owner changes their mind about the first: its spam count is taken back, a not-spam one added.
+      expect(await store.decideSpam(one.id, "not-spam", ["seo", "host:x.example"], ["email"], "cli")).toBe("spam");
+      expect(await counts()).toEqual({
+        messages: { spam: 1, ham: 1 },
+        seo: { spam: 1, ham: 1 },
+        host: { spam: 0, ham: 1 },
+      });
+      expect((await store.spamCounts(["seo", "unknown"])).tokens).toEqual(new Map([["seo", { spam: 1, ham: 1 }]]));
+      const entries = (await store.listActivity({ limit: 10 })).filter((entry) => entry.enquiryId === one.id);
+      expect(entries.map((entry) => [entry.action, entry.detail])).toEqual([
+        ["not-spam", "status spam -> new"],
+        ["mark-spam", "status spam -> spam"],
+        ["mark-spam", "status new -> spam"],
+      ]);
+      expect(await store.resetSpamModel()).toBe(2);
+      expect(await counts()).toEqual({ messages: { spam: 0, ham: 0 }, seo: undefined, host: undefined });
+      // Forgotten, so a later change of mind takes nothing back.
+      expect((await store.getEnquiry(one.id))?.spamDecision).toBeNull();
+      await store.decideSpam(one.id, "spam", ["seo"], [], "cli");
+      expect(await counts()).toMatchObject({ messages: { spam: 1, ham: 0 }, seo: { spam: 1, ham: 0 } });
+    },
+  );
+
+  it.skipIf(needsServer)("decisions at once on several connections all count", async () => {
+    const location = await fresh();
+    const [a, b] = [await openStore(location), await openStore(location)];
+    const saved = await Promise.all(Array.from({ length: 12 }, (_, n) => a.save(enquiry(n), [], new Date())));
+    await Promise.all(
+      saved.map(({ id }, n) =>
+        (n % 2 ? a : b).decideSpam(id, n % 3 ? "spam" : "not-spam", ["shared", `own${n}`], [], "t"),
+      ),
+    );
+    const learned = await a.allSpamCounts();
+    expect(learned.messages).toEqual({ spam: 8, ham: 4 });
+    expect(learned.tokens.get("shared")).toEqual({ spam: 8, ham: 4 });
+    expect(learned.tokens.size).toBe(13);
   });
 
   it.skipIf(needsServer)("a site key is made once and shared by every instance on the database", async () => {
@@ -98,10 +167,10 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
       const ago = (days: number) => new Date(now.getTime() - days * day);
       const old = await store.save(enquiry(1), ["email"], ago(400));
       const recent = await store.save(enquiry(2), ["email"], ago(300));
-      await store.save(enquiry(3), ["email"], ago(40), ["form token forged"]);
-      const freshSpam = await store.save(enquiry(4), ["email"], ago(5), ["form token forged"]);
-      const revived = await store.save(enquiry(5), ["email"], ago(500), ["hidden field filled"]);
-      await store.markNotSpam(revived.id, ["email"], "cli", ago(500)); // an activity entry for an old one
+      await store.save(enquiry(3), ["email"], ago(40), heldAs("form token forged"));
+      const freshSpam = await store.save(enquiry(4), ["email"], ago(5), heldAs("form token forged"));
+      const revived = await store.save(enquiry(5), ["email"], ago(500), heldAs("hidden field filled"));
+      await store.decideSpam(revived.id, "not-spam", [], ["email"], "cli", ago(500)); // an activity entry for an old one
       const result = await purgeOld(store, { retentionDays: 365, spamRetentionDays: 30 }, now);
       expect(result).toMatchObject({ enquiries: 2, spam: 1, notifications: 2, activity: 1 });
       expect((await all(store)).map((e) => e.id).sort()).toEqual([recent.id, freshSpam.id].sort());

@@ -40,7 +40,10 @@ export function storedEnquiry(
     email: "ann@visitor.example",
     message,
     status: "new",
+    spamVerdict: "none",
+    spamScore: 0,
     spamReasons: [],
+    spamDecision: null,
     ...overrides,
   };
 }

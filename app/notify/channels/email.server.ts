@@ -74,8 +74,10 @@ export function composeEmail(
   const visitorAddress = enquiry.email.trim();
   const replyTo = isSingleMailbox(visitorAddress) ? { name, address: visitorAddress } : undefined;
   const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
+  const possibleSpam = enquiry.spamVerdict === "possible";
   const text = [
     notificationCopy.intro,
+    ...(possibleSpam ? ["", oneLine(notificationCopy.possibleSpamLine(enquiry.spamReasons.join("; ")), 2_000)] : []),
     "",
     `${notificationCopy.nameLabel}: ${name}`,
     `${notificationCopy.emailLabel}: ${oneLine(enquiry.email, 254)}`,
@@ -90,7 +92,7 @@ export function composeEmail(
     from: { name: config.fromName ?? notificationCopy.fromName, address: config.from },
     to: config.to,
     replyTo,
-    subject: `${notificationCopy.subjectPrefix} ${name}`,
+    subject: `${possibleSpam ? `${notificationCopy.possibleSpam} ` : ""}${notificationCopy.subjectPrefix} ${name}`,
     text,
     date: sentAt,
     // The same id for every attempt: should a send be repeated (the process died after the server accepted it),

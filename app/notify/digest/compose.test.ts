@@ -10,7 +10,10 @@ const spam = (n: number, overrides: Partial<StoredEnquiry> = {}): StoredEnquiry 
   email: `sender${n}@spam.example`,
   message: `Offer number ${n}\nmore words`,
   status: "spam",
+  spamVerdict: "spam",
+  spamScore: 1,
   spamReasons: ["hidden field filled"],
+  spamDecision: null,
   ...overrides,
 });
 

@@ -46,9 +46,10 @@ export function fitText(raw: string, limit: Limit, escape: (text: string) => str
   return `${kept.trimEnd()}${note}`;
 }
 
-/** The head line: who wrote and when, one line whatever the visitor typed. */
+/** The head line: who wrote and when, one line whatever the visitor typed; marked when it may be spam. */
 export function headLine(enquiry: StoredEnquiry): string {
-  return `${notificationCopy.subjectPrefix} ${oneLine(enquiry.name, 100)} <${oneLine(enquiry.email, 254)}> (${enquiry.receivedAt.toISOString()})`;
+  const marker = enquiry.spamVerdict === "possible" ? `${notificationCopy.possibleSpam} ` : "";
+  return `${marker}${notificationCopy.subjectPrefix} ${oneLine(enquiry.name, 100)} <${oneLine(enquiry.email, 254)}> (${enquiry.receivedAt.toISOString()})`;
 }
 
 /** The head line, a blank line, and the message with its line breaks kept and control characters removed. */
