@@ -13,7 +13,7 @@ const scrubAttempts = 5;
 const scrubPauseMs = 800;
 
 /** The tables that hold personal data. */
-const personalTables = ["enquiries", "notifications", "activity"];
+const personalTables = ["enquiries", "notifications", "activity", "spam_training", "spam_tokens"];
 
 export function deletionOperations(db: SqlClient): DeletionOperations {
   /**
@@ -55,6 +55,11 @@ export function deletionOperations(db: SqlClient): DeletionOperations {
           sql: `DELETE FROM notifications WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old}) RETURNING id`,
           params: cutoffs,
         },
+        // A purged enquiry's words leave with it; what the owner's decision on it taught the model stays counted.
+        {
+          sql: `DELETE FROM spam_training WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old})`,
+          params: cutoffs,
+        },
         { name: "enquiries", sql: `DELETE FROM enquiries WHERE ${old} RETURNING status`, params: cutoffs },
         {
           name: "formTokens",
@@ -90,6 +95,20 @@ export function deletionOperations(db: SqlClient): DeletionOperations {
         },
         { sql: "DELETE FROM login_attempts WHERE account_key = ?", params: [key] },
         { sql: `DELETE FROM notifications WHERE enquiry_id IN ${from}`, params: [key] },
+        // The owner's spam decisions on these enquiries are taken back out of the model's counts: its words go too.
+        ...(["spam", "not-spam"] as const).map((decision) => {
+          const column = decision === "spam" ? "spam" : "ham";
+          const taught = `SELECT t.token FROM spam_training t JOIN enquiries e ON e.id = t.enquiry_id
+                          WHERE e.email_key = ? AND e.spam_decision = '${decision}'`;
+          return {
+            sql: `UPDATE spam_tokens SET ${column} = ${column} - (SELECT COUNT(*) FROM (${taught}) AS taught
+                    WHERE taught.token = spam_tokens.token)
+                  WHERE token IN (${taught})`,
+            params: [key, key],
+          };
+        }),
+        { sql: "DELETE FROM spam_tokens WHERE spam <= 0 AND ham <= 0" },
+        { sql: `DELETE FROM spam_training WHERE enquiry_id IN ${from}`, params: [key] },
         { name: "erased", sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
       ]);
       await scrub(true);

@@ -124,7 +124,8 @@ export const migrations: readonly Migration[] = [
   {
     // The spam filter learns from the owner (issue 26): each enquiry keeps the filter's verdict and score and the
     // owner's decision; spam_tokens holds the counts those decisions made, one row per feature ('*messages': how many
-    // messages), shared by every instance. Spam kept aside before this had the verdict spam.
+    // messages), shared by every instance, and spam_training which features each decided enquiry put there. Spam kept
+    // aside before this had the verdict spam.
     version: 6,
     statements: [
       "ALTER TABLE enquiries ADD COLUMN spam_verdict TEXT NOT NULL DEFAULT 'none'",
@@ -132,6 +133,12 @@ export const migrations: readonly Migration[] = [
       "ALTER TABLE enquiries ADD COLUMN spam_decision TEXT",
       "UPDATE enquiries SET spam_verdict = 'spam', spam_score = 1 WHERE status = 'spam' AND spam_reasons IS NOT NULL",
       "CREATE TABLE spam_tokens (token TEXT PRIMARY KEY, spam INTEGER NOT NULL, ham INTEGER NOT NULL)",
+      // Which features each decided enquiry added, so that an erase takes its decision back out of the counts.
+      `CREATE TABLE spam_training (
+        enquiry_id TEXT NOT NULL,
+        token TEXT NOT NULL,
+        PRIMARY KEY (enquiry_id, token)
+      )`,
     ],
   },
   {

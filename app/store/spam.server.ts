@@ -68,6 +68,13 @@ export function spamOperations(db: SqlClient): SpamOperations {
           params: [id, id, ...tokens, id],
         },
         { sql: "DELETE FROM spam_tokens WHERE spam <= 0 AND ham <= 0" },
+        // What this enquiry taught, kept beside it: an erase takes it back (app/store/deletion.server.ts).
+        { sql: "DELETE FROM spam_training WHERE enquiry_id = ?", params: [id] },
+        {
+          sql: `INSERT INTO spam_training (enquiry_id, token)
+                SELECT id, token FROM enquiries, spam_tokens WHERE enquiries.id = ? AND token IN (${marks})`,
+          params: [id, ...tokens],
+        },
         {
           sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
                 SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), id,
@@ -105,6 +112,7 @@ export function spamOperations(db: SqlClient): SpamOperations {
         ...advisoryLock(db, "spam-model"),
         { name: "forgotten", sql: "SELECT COUNT(*) AS total FROM spam_tokens WHERE token <> ?", params: [messagesRow] },
         { sql: "DELETE FROM spam_tokens" },
+        { sql: "DELETE FROM spam_training" },
         { sql: "UPDATE enquiries SET spam_decision = NULL WHERE spam_decision IS NOT NULL" },
       ]);
       return Number(forgotten[0]!.total);

@@ -81,6 +81,23 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
   });
 
   it.skipIf(needsServer)(
+    "an erase takes the owner's decisions on that address back out of the model: none of its words stay counted",
+    async () => {
+      const store = await openStore();
+      const kept = await store.save(enquiry(1), ["email"], new Date());
+      const gone = await store.save({ ...enquiry(2), email: "erase.me@example.com" }, ["email"], new Date());
+      const again = await store.save({ ...enquiry(3), email: "Erase.Me@example.com" }, ["email"], new Date());
+      await store.decideSpam(kept.id, "spam", ["seo", "shared"], [], "cli");
+      await store.decideSpam(gone.id, "spam", ["seo", "zqxwordofthegone"], [], "cli");
+      await store.decideSpam(again.id, "not-spam", ["shared", "zqxotherword"], [], "cli");
+      await store.erase("erase.me@example.com");
+      const learned = await store.allSpamCounts();
+      expect(learned.messages).toEqual({ spam: 1, ham: 0 });
+      expect(Object.fromEntries(learned.tokens)).toEqual({ seo: { spam: 1, ham: 0 }, shared: { spam: 1, ham: 0 } });
+    },
+  );
+
+  it.skipIf(needsServer)(
     "the owner's decisions count once each, a changed one is taken back, reset forgets",
     async () => {
       const store = await openStore();
