@@ -95,8 +95,12 @@ test("the placeholder shows while a photo loads, and nothing moves when it arriv
   });
   await page.goto(`${origin}/`, { waitUntil: "domcontentloaded" });
   // Without scripts, DOMContentLoaded can come before the stylesheet: measure the styled page (the photo is held).
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null),
+  // Polled on a timer: a page whose image is held need not draw the animation frames the default polling waits for.
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null),
+    undefined,
+    { polling: 100 },
   );
   const caption = slides(page).first().locator("figcaption");
   const before = (await caption.boundingBox())!;
