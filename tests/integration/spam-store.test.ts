@@ -111,16 +111,20 @@ describe.each(backends)("spam and retention on $name", ({ name, fresh }) => {
           host: learned.tokens.get("host:x.example"),
         };
       };
-      expect(await store.decideSpam(one.id, "spam", ["seo", "host:x.example"], [], "cli")).toBe("new");
-      expect(await store.decideSpam(one.id, "spam", ["seo", "host:x.example"], [], "cli")).toBe("spam"); // again
-      expect(await store.decideSpam(two.id, "spam", ["seo"], [], "owner@example.com")).toBe("new");
+      // A second apart each, so the activity log lists them in order (entries of one millisecond have no order).
+      const second = (n: number) => new Date(Date.now() + n * 1000);
+      expect(await store.decideSpam(one.id, "spam", ["seo", "host:x.example"], [], "cli", second(1))).toBe("new");
+      expect(await store.decideSpam(one.id, "spam", ["seo", "host:x.example"], [], "cli", second(2))).toBe("spam");
+      expect(await store.decideSpam(two.id, "spam", ["seo"], [], "owner@example.com", second(3))).toBe("new");
       expect(await counts()).toEqual({
         messages: { spam: 2, ham: 0 },
         seo: { spam: 2, ham: 0 },
         host: { spam: 1, ham: 0 },
       });
       // The owner changes their mind about the first: its spam count is taken back, a not-spam one added.
-      expect(await store.decideSpam(one.id, "not-spam", ["seo", "host:x.example"], ["email"], "cli")).toBe("spam");
+      expect(await store.decideSpam(one.id, "not-spam", ["seo", "host:x.example"], ["email"], "cli", second(4))).toBe(
+        "spam",
+      );
       expect(await counts()).toEqual({
         messages: { spam: 1, ham: 1 },
         seo: { spam: 1, ham: 1 },
