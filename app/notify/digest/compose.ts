@@ -6,7 +6,7 @@ import { discordEscape, discordLimit, suppressEmbeds } from "../channels/webhook
 import { googleChatEscape, googleChatLimit } from "../channels/webhook-formats/googlechat";
 import { mattermostEscape, mattermostLimit } from "../channels/webhook-formats/mattermost";
 import { slackEscape, slackLimit } from "../channels/webhook-formats/slack";
-import { teamsLimit } from "../channels/webhook-formats/teams";
+import { adaptiveCardMessage, teamsLimit } from "../channels/webhook-formats/teams";
 
 /**
  * The daily spam digest's words: one e-mail and one chat message listing what was kept aside (name, address, the
@@ -138,23 +138,11 @@ export function digestWebhookBody(format: WebhookFormat, digest: SpamDigest): un
 function teamsDigest(digest: SpamDigest) {
   const [head, , ...rest] = digestLines(digest, (words) => words, teamsLimit.maxLength);
   const list = rest.slice(0, -2).join("\n");
-  return {
-    type: "message",
-    attachments: [
-      {
-        contentType: "application/vnd.microsoft.card.adaptive",
-        contentUrl: null,
-        content: {
-          $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
-          type: "AdaptiveCard",
-          version: "1.4",
-          body: [
-            { type: "TextBlock", text: head, weight: "Bolder", size: "Medium", wrap: true },
-            { type: "RichTextBlock", inlines: [{ type: "TextRun", text: list }] },
-          ],
-          actions: [{ type: "Action.OpenUrl", title: spamDigestCopy.folderLabel, url: digest.spamFolderUrl }],
-        },
-      },
+  return adaptiveCardMessage(
+    [
+      { type: "TextBlock", text: head, weight: "Bolder", size: "Medium", wrap: true },
+      { type: "RichTextBlock", inlines: [{ type: "TextRun", text: list }] },
     ],
-  };
+    [{ type: "Action.OpenUrl", title: spamDigestCopy.folderLabel, url: digest.spamFolderUrl }],
+  );
 }

@@ -14,7 +14,8 @@ export const teamsLimit = { maxLength: 12_000, maxBytes: 20_000 };
 
 const plainText = (text: string) => ({ type: "RichTextBlock", inlines: [{ type: "TextRun", text }] });
 
-export function teamsBody(enquiry: StoredEnquiry) {
+/** A Teams message carrying one Adaptive Card with these body blocks (and, when given, these actions). */
+export function adaptiveCardMessage(body: unknown[], actions?: unknown[]) {
   return {
     type: "message",
     attachments: [
@@ -25,13 +26,18 @@ export function teamsBody(enquiry: StoredEnquiry) {
           $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
           type: "AdaptiveCard",
           version: "1.4",
-          body: [
-            { type: "TextBlock", text: notificationCopy.chatTitle, weight: "Bolder", size: "Medium", wrap: true },
-            plainText(headLine(enquiry)),
-            plainText(fitText(multiLine(enquiry.message), teamsLimit)),
-          ],
+          body,
+          ...(actions ? { actions } : {}),
         },
       },
     ],
   };
+}
+
+export function teamsBody(enquiry: StoredEnquiry) {
+  return adaptiveCardMessage([
+    { type: "TextBlock", text: notificationCopy.chatTitle, weight: "Bolder", size: "Medium", wrap: true },
+    plainText(headLine(enquiry)),
+    plainText(fitText(multiLine(enquiry.message), teamsLimit)),
+  ]);
 }
