@@ -23,6 +23,7 @@ describe("parseConfig", () => {
       inboxFile: "data/enquiries.jsonl",
       publicUrl: "http://localhost:3000",
       publicUrlSet: false,
+      timeZone: "UTC",
       trustProxy: 0,
       rateLimitSitePerMinute: 30,
       rateLimitClientPerHour: 10,

@@ -317,6 +317,11 @@ export interface Config {
   publicUrl: string;
   /** False when PUBLIC_URL was not set and publicUrl is the local default. */
   publicUrlSet: boolean;
+  /**
+   * The business's IANA time zone (SITE_TIMEZONE, default UTC): the order window closes at midnight there, the stale
+   * season is judged there, the spam digest's hour is counted there.
+   */
+  timeZone: string;
   /** How many reverse proxies in front of the site to believe about X-Forwarded-For/-Proto (0: none). */
   trustProxy: number;
   /** Enquiries per minute for this instance, and per client address per hour; 0 turns a limit off. */
@@ -370,6 +375,7 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     host: env.HOST,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     publicUrlSet: env.PUBLIC_URL !== undefined,
+    timeZone: env.SITE_TIMEZONE,
     trustProxy: env.TRUST_PROXY,
     rateLimitSitePerMinute: env.RATE_LIMIT_SITE_PER_MINUTE,
     rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,

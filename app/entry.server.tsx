@@ -7,6 +7,7 @@ import { finishDocument } from "~/pages/document.server";
 import { applyHardeningHeaders, isSafeMethod, noStore } from "~/pages/headers.server";
 import { keepPage } from "~/pages/page-cache.server";
 import { pageResponse } from "~/pages/page.server";
+import { orderWindow } from "~/site-content/order-window";
 
 const dev = process.env.NODE_ENV === "development";
 // Remix reads this export: single fetch stops streaming loader data after it.
@@ -29,7 +30,11 @@ export default async function handleRequest(
   );
   const page = finishDocument(html, { status, headers: responseHeaders, method: request.method, dev });
   const cache = loadContext.pageCache;
-  if (cache) keepPage(cache, request, page);
+  if (cache) {
+    const { site, services } = loadContext;
+    const { changesAt } = orderWindow(site.content.season, new Date(), services.config.timeZone);
+    keepPage(cache, request, page, { version: site.version, known: site.known, changesAt });
+  }
   return pageResponse(page, request);
 }
 

@@ -10,12 +10,13 @@ import {
   ScrollRestoration,
   useLocation,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, errorPage, header, notFoundPage, refusals } from "~/content/site";
+import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/content/site";
+import { businessNameOf, useRootData, type RootData } from "~/site-content/root-data";
+import { pageData, publicSiteFor } from "~/site-content/site.server";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -23,17 +24,30 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   // The footer's year is decided once, on the server, so the hydrated page shows the same year. The public origin
-  // (PUBLIC_URL) is the pages' canonical address (see canonicalUrl).
-  return { year: new Date().getFullYear(), publicUrl: context.services.config.publicUrl };
+  // (PUBLIC_URL) is the pages' canonical address. The site's content: the published version, or an operator's draft.
+  const { site, preview } = await publicSiteFor(request, context);
+  const root: RootData = {
+    year: new Date().getFullYear(),
+    publicUrl: context.services.config.publicUrl,
+    site,
+    preview,
+  };
+  return pageData(root, preview);
 }
 
-// The year never changes during a visit: no need to ask the server again after navigations or posts.
-export const shouldRevalidate: ShouldRevalidateFunction = () => false;
+// The year and the content do not change during a visit, except when the owner publishes (a post to the Site pages)
+// or moves between the preview and the public pages: only then is the server asked again.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formAction }) =>
+  currentUrl.searchParams.has("preview") !== nextUrl.searchParams.has("preview") ||
+  Boolean(formAction?.startsWith("/inbox/site"));
+
+/** The footer's details when the root's data is missing (its loader failed and the error page shows). */
+const fallbackBusiness = { name: brand.name, email: null, phone: null, region: null, links: [] };
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>("root");
+  const data = useRootData();
   return (
     <html lang="en" className="bg-night-900">
       <head>
@@ -51,11 +65,23 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           {header.skipToContent}
         </a>
+        {data?.preview ? (
+          <div
+            role="status"
+            className="bg-ghoul-400 px-4 py-2 text-center font-semibold text-night-950"
+            data-preview=""
+          >
+            {previewBanner.text}{" "}
+            <a href="/inbox/site" className="underline underline-offset-4">
+              {previewBanner.back}
+            </a>
+          </div>
+        ) : null}
         <SiteHeader />
         <main id="main" className="haunt-backdrop flex-1">
           {children}
         </main>
-        <SiteFooter year={data?.year ?? new Date().getFullYear()} />
+        <SiteFooter year={data?.year ?? new Date().getFullYear()} business={data?.site.business ?? fallbackBusiness} />
         <ScrollRestoration />
         <Scripts />
         {/* Renders nothing in production; reloads the page on rebuilds under `npm run dev`. */}
@@ -76,6 +102,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const location = useLocation();
+  const businessName = businessNameOf(useRootData());
   // A refusal in words (a cross-site post, a body over its cap): its reason, with JavaScript on (Remix's data request)
   // and off alike, and a way back to the page.
   if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && typeof error.data === "string") {
@@ -83,7 +110,7 @@ export function ErrorBoundary() {
     if (reason) {
       return (
         <>
-          <title>{refusals.title}</title>
+          <title>{refusals.title(businessName)}</title>
           <section className="mx-auto max-w-3xl px-4 py-20 text-center sm:px-6">
             <h1 className="font-display text-4xl font-bold text-bone-50">{refusals.heading}</h1>
             <p role="alert" className="mt-4 text-lg text-bone-300">
@@ -106,7 +133,7 @@ export function ErrorBoundary() {
   const copy = isRouteErrorResponse(error) && error.status === 404 ? notFoundPage : errorPage;
   return (
     <>
-      <title>{copy.title}</title>
+      <title>{copy.title(businessName)}</title>
       <section className="mx-auto max-w-3xl px-4 py-20 text-center sm:px-6">
         <h1 className="font-display text-4xl font-bold text-bone-50">{copy.heading}</h1>
         <p className="mt-4 text-lg text-bone-300">{copy.message}</p>

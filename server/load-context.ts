@@ -12,6 +12,8 @@ export function loadContext(services: SiteServices, pageCache?: PageCache) {
   return (req: IncomingMessage & { ip?: string }): AppLoadContext => ({
     services,
     pageCache,
+    // Read once per request: the loaders and the page cache agree on which version a page shows.
+    site: services.siteContent(),
     clientAddress: services.config.trustProxy > 0 ? req.ip : undefined,
     // The login throttle's key (with the account): the connection's peer, or the trusted proxy's client.
     peerAddress: req.ip ?? req.socket.remoteAddress,

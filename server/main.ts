@@ -42,7 +42,8 @@ const build = guardActions((await import(new URL("../index.js", import.meta.url)
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const services = createServices();
-const pageCache = new PageCache();
+// A page shows one version of the site's content: a publish (here or on another instance) retires the kept ones.
+const pageCache = new PageCache(undefined, undefined, () => services.siteContent().version);
 await startServices();
 
 /** Express 4's type table predates AVIF. */

@@ -6,6 +6,7 @@ import type { InboxStore } from "~/store/types";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
+import { currentSite, refreshSite, startSiteContent, stopSiteContent } from "./site-content";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest";
 
 /**
@@ -33,6 +34,8 @@ export function createServices(): SiteServices {
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
+    siteContent: currentSite,
+    sitePublished: refreshSite,
   };
 }
 
@@ -44,7 +47,10 @@ export async function startServices(): Promise<void> {
         "Set it to the site's public origin, e.g. https://haunt.example.",
     );
   }
-  if (config.apiHost) return; // enquiries go to the API: no embedded inbox
+  if (config.apiHost) {
+    startSiteContent(config); // enquiries go to the API: no embedded inbox, the default content
+    return;
+  }
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, inboxStartWaitMs);
@@ -52,6 +58,7 @@ export async function startServices(): Promise<void> {
   // Each enquiry gets a pending notification per configured channel; the outbox sends them once the store is open.
   const notifications = configuredChannels(config.notify);
   const onOpen = (store: InboxStore) => {
+    startSiteContent(config, store);
     startOutbox(store, config.notify);
     startSpamDigest(store, config);
   };
@@ -64,6 +71,7 @@ export async function startServices(): Promise<void> {
  * the requests in flight finish (what they store stays pending in the database for the next sender).
  */
 export async function stopBackground(): Promise<void> {
+  stopSiteContent();
   await Promise.all([stopOutbox(), stopSpamDigest()]);
 }
 

@@ -1,17 +1,46 @@
 import { Link } from "@remix-run/react";
-import { brand, footer, privacyLinks } from "~/content/site";
+import { footer, privacyLinks } from "~/content/site";
+import type { PublicSite } from "~/site-content/public-site";
+import { useSitePath } from "~/site-content/root-data";
 
-/** The year comes from the root loader, so the server render and the hydrated page always agree. */
-export function SiteFooter({ year }: { year: number }) {
+/**
+ * The business's name and the details the owner chose to publish (e-mail, phone, town or region, social links), the
+ * copyright line and the privacy link. The year comes from the root loader, so the server render and the hydrated
+ * page always agree.
+ */
+export function SiteFooter({ year, business }: { year: number; business: PublicSite["business"] }) {
+  const sitePath = useSitePath();
+  const details = [business.region, business.phone].filter(Boolean);
   return (
     <footer className="border-t border-night-600/80 bg-night-950">
-      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-8 text-sm text-bone-300 sm:flex-row sm:items-center sm:justify-between sm:px-6">
-        <p className="font-display text-base text-bone-100">{brand.name}</p>
+      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-8 text-sm text-bone-300 sm:flex-row sm:items-start sm:justify-between sm:px-6">
+        <div className="space-y-1" data-business="">
+          <p className="font-display text-base text-bone-100">{business.name}</p>
+          {details.length > 0 ? <p>{details.join(" · ")}</p> : null}
+          {business.email ? (
+            <p>
+              <a href={`mailto:${business.email}`} className="text-bone-100 underline underline-offset-4">
+                {business.email}
+              </a>
+            </p>
+          ) : null}
+          {business.links.length > 0 ? (
+            <ul className="flex flex-wrap gap-x-4 gap-y-1">
+              {business.links.map((link) => (
+                <li key={link}>
+                  <a href={link} rel="me noopener" className="text-bone-100 underline underline-offset-4">
+                    {new URL(link).hostname.replace(/^www\./, "")}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-6">
           <p data-copyright="">
-            &copy; {year} {brand.name}. {footer.rights}
+            &copy; {year} {business.name}. {footer.rights}
           </p>
-          <Link to="/privacy" className="text-bone-100 underline underline-offset-4 hover:text-ember-300">
+          <Link to={sitePath("/privacy")} className="text-bone-100 underline underline-offset-4 hover:text-ember-300">
             {privacyLinks.footer}
           </Link>
         </div>

@@ -1,6 +1,7 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useRef, type KeyboardEvent } from "react";
 import { brand, header, navigation } from "~/content/site";
+import { businessNameOf, useRootData, useSitePath } from "~/site-content/root-data";
 
 const MOBILE_NAV_ID = "mobile-nav";
 
@@ -12,12 +13,13 @@ function linkClass({ isActive }: { isActive: boolean }) {
 }
 
 function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?: boolean }) {
+  const sitePath = useSitePath();
   return (
     <ul className={vertical ? "flex flex-col gap-1 px-4 py-3" : "flex items-center gap-2"}>
       {navigation.map((item) => (
         <li key={item.to}>
           {/* NavLink marks the current page with aria-current="page". */}
-          <NavLink to={item.to} end className={linkClass} onClick={onNavigate} prefetch="intent">
+          <NavLink to={sitePath(item.to)} end className={linkClass} onClick={onNavigate} prefetch="intent">
             {item.label}
           </NavLink>
         </li>
@@ -82,6 +84,8 @@ function MobileMenu() {
 }
 
 export function SiteHeader() {
+  const sitePath = useSitePath();
+  const businessName = businessNameOf(useRootData());
   return (
     <header
       className="sticky top-0 z-40 border-b border-night-600/80 bg-night-950/90 backdrop-blur"
@@ -89,10 +93,10 @@ export function SiteHeader() {
     >
       {/* A fixed-height bar: nothing in it can push the page down as text settles. */}
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" className="flex items-center gap-3 rounded-md focus-visible:outline-offset-4">
+        <Link to={sitePath("/")} className="flex items-center gap-3 rounded-md focus-visible:outline-offset-4">
           <img src={brand.logo.src} alt={brand.logo.alt} width={40} height={40} className="h-10 w-10" />
           <span className="whitespace-nowrap font-display text-base font-semibold tracking-wide text-bone-50 sm:text-xl">
-            {brand.name}
+            {businessName}
           </span>
         </Link>
         <nav aria-label={header.navigationLabel} className="hidden lg:block">

@@ -1,11 +1,10 @@
 /** The Contact Us page, its form, the form's status texts and why an enquiry is refused. */
-import { brand } from "./shared";
-
+/** The page's own words; its intro is the owner's content (app/site-content/). */
 export const contactPage = {
-  title: `Contact Us | ${brand.name}`,
-  description: `Commission a custom haunt prop, animatronic, haunt electronics or a full haunt build from ${brand.name}.`,
+  title: (businessName: string) => `Contact Us | ${businessName}`,
+  description: (businessName: string) =>
+    `Commission a custom haunt prop, animatronic, haunt electronics or a full haunt build from ${businessName}.`,
   heading: "Contact Us",
-  intro: "Tell us about your haunt and the prop or build you have in mind. We read every enquiry and answer by e-mail.",
 } as const;
 
 /** The contact form's visible words. Limits and field names are in app/enquiry/fields.ts. */

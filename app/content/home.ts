@@ -1,46 +1,24 @@
-/** The home page: its copy, the season notice, the services and the carousel. */
-import { brand } from "./shared";
+/** The home page: its headings, the season notice's sentences and the carousel (the services are the owner's content). */
 
-// The season year appears in several sentences: change it here only.
-const seasonYear = 2025;
-
-export const season = {
-  year: seasonYear,
-  openNotice: `Orders are open for the ${seasonYear} haunt season.`,
-  closeNote:
-    "Orders close a couple of months before Halloween so every build can be finished, tested and delivered in time for opening night.",
+/**
+ * The season notice's sentences (the year, the date and the closed line are the owner's: app/site-content/), and the
+ * experience claim the About page and its description make.
+ */
+export const seasonNotice = {
+  open: (year: number) => `Orders are open for the ${year} haunt season.`,
+  closesOn: (date: string) => `Orders close on ${date}.`,
+  closed: (year: number) => `Orders for the ${year} haunt season are closed.`,
+  experience: (years: number) => `over ${years} years of haunt experience`,
 } as const;
 
 export const homePage = {
-  title: `${brand.name} | Custom Halloween haunt props`,
-  description: `Custom electric and pneumatic animatronics, haunt electronics, scenic and full haunt builds. ${season.openNotice}`,
-  heading: `Welcome to ${brand.name}`,
+  title: (businessName: string) => `${businessName} | Custom Halloween haunt props`,
+  description: (orderNotice: string) =>
+    `Custom electric and pneumatic animatronics, haunt electronics, scenic and full haunt builds. ${orderNotice}`,
+  heading: (businessName: string) => `Welcome to ${businessName}`,
   servicesHeading: "What we build",
   orderLink: "Order now",
 } as const;
-
-export const services = [
-  {
-    name: "Custom electric animatronics",
-    detail: "Motor-driven figures with smooth, repeatable movement for scares that run all night.",
-  },
-  {
-    name: "Custom pneumatic animatronics",
-    detail: "Air-powered pop-ups, lunges and drops with the speed that makes guests jump.",
-  },
-  {
-    name: "Custom haunt electronics",
-    detail: "Program boards, relay circuits and lighting that trigger, time and light every scare.",
-  },
-  {
-    name: "Scenic design and building",
-    detail: "Walls, facades and set pieces that turn an empty room into somewhere nobody wants to be.",
-  },
-  {
-    name: "Full haunt design and building",
-    detail: "From the first floor plan to the final scare, a complete haunted attraction built to run.",
-  },
-] as const;
 
 /** The home carousel: timing constants from the spec and the three slides in the spec's order. */
 export const carousel = {

@@ -1,9 +1,8 @@
 /** The privacy page, and the one line under the contact form that points to it. The numbers come from the config. */
-import { brand } from "./shared";
-
 export const privacyPage = {
-  title: `Privacy | ${brand.name}`,
-  description: `What ${brand.name} keeps when you send an enquiry, why, for how long, and how to have it erased.`,
+  title: (businessName: string) => `Privacy | ${businessName}`,
+  description: (businessName: string) =>
+    `What ${businessName} keeps when you send an enquiry, why, for how long, and how to have it erased.`,
   heading: "Privacy",
   intro:
     "We keep as little as we can, for as short a time as we can. This page says exactly what happens to what you send us.",
@@ -22,9 +21,9 @@ export const privacyPage = {
     `Messages our filter holds back as spam are deleted after ${days} days. If yours was one by mistake, we can still ` +
     "find it and answer within that time.",
   whoHeading: "Who sees it",
-  who: (channels: { email: boolean; chat: boolean }) =>
+  who: (businessName: string, channels: { email: boolean; chat: boolean }) =>
     [
-      `The people who run ${brand.name}.`,
+      `The people who run ${businessName}.`,
       channels.email ? "A copy of each enquiry is e-mailed to the business's own mailbox." : "",
       channels.chat ? "A short notice with your enquiry is posted to the team's private chat channel." : "",
       "Nobody else.",

@@ -6,9 +6,11 @@ import type { MetaDescriptor } from "@remix-run/node";
 import { photos } from "./photos.generated";
 
 export const brand = {
-  /** The spec does not name the business; this is the default brand. */
+  /**
+   * The spec does not name the business: this is the default name, the content schema's default
+   * (app/site-content/schema.server.ts) and what a page shows when the site's content could not be given to it.
+   */
   name: "Grimforge Haunt Props",
-  tagline: "Custom animatronics, haunt electronics and scenic builds for haunted attractions.",
   logo: { src: "/logo.svg", alt: "" },
   themeColor: "#0b0a10",
 } as const;
@@ -29,12 +31,18 @@ export const header = {
   menu: "Menu",
 } as const;
 
+/** Across the top of an operator's preview of the draft (`?preview`). */
+export const previewBanner = {
+  text: "Preview of your draft: visitors do not see this yet.",
+  back: "Back to the Site page",
+} as const;
+
 export const footer = {
   rights: "All rights reserved.",
 } as const;
 
 export const notFoundPage = {
-  title: `Page not found | ${brand.name}`,
+  title: (businessName: string) => `Page not found | ${businessName}`,
   description: "The page you were looking for is not here.",
   heading: "This page has vanished",
   message: "The page you were looking for does not exist, or it crept away into the fog.",
@@ -42,14 +50,14 @@ export const notFoundPage = {
 } as const;
 
 export const errorPage = {
-  title: `Something went wrong | ${brand.name}`,
+  title: (businessName: string) => `Something went wrong | ${businessName}`,
   heading: "Something went wrong",
   message: "An unexpected error stopped this page from loading. Please try again in a moment.",
 } as const;
 
 /** A post refused before its page could handle it (app/http/admit.server.ts); the page shows the reason in words. */
 export const refusals = {
-  title: `Not sent | ${brand.name}`,
+  title: (businessName: string) => `Not sent | ${businessName}`,
   heading: "That could not be sent",
   back: "Back to the page",
   crossSite:
@@ -61,7 +69,7 @@ export const refusals = {
 } as const;
 
 /** What the link-preview image shows (the first slide's photo, or its drawn art). */
-export const socialImageAlt = `${brand.name}: a custom Halloween haunt prop`;
+export const socialImageAlt = (businessName: string) => `${businessName}: a custom Halloween haunt prop`;
 
 /**
  * The <title>, description, Open Graph and Twitter card tags every page carries; with the page's canonical address
@@ -69,7 +77,7 @@ export const socialImageAlt = `${brand.name}: a custom Halloween haunt prop`;
  */
 export function pageMeta(
   { title, description }: { title: string; description: string },
-  url?: string,
+  { url, businessName = brand.name, noindex = false }: { url?: string; businessName?: string; noindex?: boolean } = {},
 ): MetaDescriptor[] {
   const image = url ? new URL(photos.social.src, url).href : undefined;
   const address: MetaDescriptor[] = image
@@ -79,9 +87,9 @@ export function pageMeta(
         { property: "og:image", content: image },
         { property: "og:image:width", content: String(photos.social.width) },
         { property: "og:image:height", content: String(photos.social.height) },
-        { property: "og:image:alt", content: socialImageAlt },
+        { property: "og:image:alt", content: socialImageAlt(businessName) },
         { name: "twitter:image", content: image },
-        { name: "twitter:image:alt", content: socialImageAlt },
+        { name: "twitter:image:alt", content: socialImageAlt(businessName) },
       ]
     : [];
   return [
@@ -90,11 +98,13 @@ export function pageMeta(
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:type", content: "website" },
-    { property: "og:site_name", content: brand.name },
+    { property: "og:site_name", content: businessName },
     { property: "og:locale", content: "en_US" },
     { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     ...address,
+    // A preview of the owner's draft is never indexed (it is also sent no-store, for operators only).
+    ...(noindex ? [{ name: "robots", content: "noindex, nofollow" }] : []),
   ];
 }

@@ -79,7 +79,11 @@ async function requireOperator(request: Request, context: AppLoadContext): Promi
   return { operator: session.operator, store, sessionIdHash: hashSessionId(id) };
 }
 
-/** Where to go after the login: an inbox path only (never another site, never `//host`). */
+/**
+ * Where to go after the login: an inbox path, or a public page's preview of the draft (`/about?preview`); never
+ * another site, never `//host`.
+ */
 export function safeNext(value: string | null): string {
-  return value && /^\/inbox(?:[/?]|$)/.test(value) && !value.includes("\\") ? value : "/inbox";
+  if (!value || value.includes("\\")) return "/inbox";
+  return /^\/inbox(?:[/?]|$)/.test(value) || /^\/[a-z-]*\?preview=?$/.test(value) ? value : "/inbox";
 }

@@ -5,18 +5,22 @@ import type { Page } from "~/pages/page.server";
 /**
  * Finished pages kept in memory, so a repeated request is answered without Remix, React or compression.
  *
- * Pages only change with a deploy (a new process) or the footer's year. What is kept: answers to GET or HEAD with
- * status 200 and the shareable Cache-Control, for a path without a query string. So nothing that carries a
- * visitor's data is kept (posts, the thank-you page, failed posts are no-store or not GET), and a query string or an
- * unknown path (404) cannot fill the cache. Bounded in entries and bytes, least recently used goes first; an entry
- * lapses at the next 1 January, when the footer shows a new year.
+ * Pages change with a deploy (a new process), a publish of the site's content, the order window closing by itself
+ * and the footer's year. What is kept: answers to GET or HEAD with status 200 and the shareable Cache-Control, for a
+ * path without a query string. So nothing that carries a visitor's data is kept (posts, the thank-you page, failed
+ * posts are no-store or not GET), and a query string (a preview) or an unknown path (404) cannot fill the cache.
+ * Bounded in entries and bytes, least recently used goes first. An entry is stamped with the content version it
+ * shows and is not given out once another version is published (`siteVersion`); it lapses when the order window
+ * changes by itself (`until`) and at the next 1 January, when the footer shows a new year.
  */
 export class PageCache {
-  private readonly entries: LRUCache<string, { page: Page; expires: number }>;
+  private readonly entries: LRUCache<string, { page: Page; expires: number; version: number }>;
 
   constructor(
     limits = { maxEntries: 100, maxBytes: 4 * 1024 * 1024 },
     private readonly now = () => Date.now(),
+    /** The published content version the process serves now (server/site-content.ts). */
+    private readonly siteVersion = () => 0,
   ) {
     this.entries = new LRUCache({
       max: limits.maxEntries,
@@ -34,7 +38,7 @@ export class PageCache {
   get(key: string): Page | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.now() >= entry.expires) {
+    if (this.now() >= entry.expires || entry.version !== this.siteVersion()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -42,10 +46,16 @@ export class PageCache {
   }
 
   /** Keeps the page, encoded in every form; one too large to keep is left out. */
-  set(key: string, page: Page): void {
+  set(
+    key: string,
+    page: Page,
+    { version = 0, until = Infinity }: { version?: number; until?: number | null } = {},
+  ): void {
+    if (version !== this.siteVersion()) return; // rendered from a version that is no longer the published one
     page.encodeForKeeping();
     const year = new Date(this.now()).getFullYear();
-    this.entries.set(key, { page, expires: new Date(year + 1, 0, 1).getTime() });
+    const expires = Math.min(new Date(year + 1, 0, 1).getTime(), until ?? Infinity);
+    this.entries.set(key, { page, expires, version });
   }
 }
 
@@ -71,10 +81,22 @@ export function isKeepable(request: { method: string; url: string }, page: Page)
   );
 }
 
-/** Keeps a page Remix just rendered, if it may be kept. */
-export function keepPage(cache: PageCache, request: Request, page: Page): void {
-  if (!isKeepable(request, page)) return;
+/** Which content a page shows: its version, whether it was read from the database, when the order window changes. */
+export interface PageContent {
+  version: number;
+  known: boolean;
+  changesAt: number | null;
+}
+
+/** Keeps a page Remix just rendered, if it may be kept (never one of content not read from the database yet). */
+export function keepPage(
+  cache: PageCache,
+  request: Request,
+  page: Page,
+  content: PageContent = { version: 0, known: true, changesAt: null },
+): void {
+  if (!isKeepable(request, page) || !content.known) return;
   const url = new URL(request.url);
   const key = pageKey(url.pathname + url.search);
-  if (key !== undefined) cache.set(key, page);
+  if (key !== undefined) cache.set(key, page, { version: content.version, until: content.changesAt });
 }

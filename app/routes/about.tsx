@@ -1,15 +1,25 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { JsonLd } from "~/components/JsonLd";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
 import { photos } from "~/content/photos.generated";
-import { aboutPage, pageMeta } from "~/content/site";
-import { aboutPageData } from "~/content/structured-data";
-import { canonicalUrl } from "~/public-url";
+import { aboutPage } from "~/content/site";
+import { aboutMeta } from "~/site-content/page-meta";
+import { siteMeta, useSite, useSitePath } from "~/site-content/root-data";
+import { pageData, publicSiteFor } from "~/site-content/site.server";
+import { aboutPageData } from "~/site-content/structured-data.server";
 
-export const meta: MetaFunction = (args) => pageMeta(aboutPage, canonicalUrl(args, "/about"));
+export const meta: MetaFunction = (args) => siteMeta(args, "/about", aboutMeta);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { site, preview } = await publicSiteFor(request, context);
+  return pageData({ jsonLd: aboutPageData(site, context.services.config.publicUrl) }, preview);
+}
 
 export default function About() {
+  const { jsonLd } = useLoaderData<typeof loader>();
+  const site = useSite();
+  const sitePath = useSitePath();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{aboutPage.heading}</h1>
@@ -22,17 +32,20 @@ export default function About() {
         />
       ) : null}
       <div className="mt-8 space-y-5 text-lg leading-relaxed text-bone-100">
-        {aboutPage.paragraphs.map((paragraph) => (
-          <p key={paragraph.slice(0, 24)}>{paragraph}</p>
+        {site.aboutParagraphs.map((paragraph, index) => (
+          <p key={index}>{paragraph}</p>
         ))}
       </div>
       <p className="mt-10 rounded-xl border border-night-600 bg-night-800/70 p-5 text-lg">
         {aboutPage.contactPrompt}{" "}
-        <Link to="/contact" className="font-semibold text-ember-300 underline underline-offset-4 hover:text-ember-400">
+        <Link
+          to={sitePath("/contact")}
+          className="font-semibold text-ember-300 underline underline-offset-4 hover:text-ember-400"
+        >
           {aboutPage.contactLink}
         </Link>
       </p>
-      <JsonLd data={aboutPageData} />
+      <JsonLd data={jsonLd} />
     </article>
   );
 }

@@ -10,25 +10,32 @@ import {
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
 import { JsonLd } from "~/components/JsonLd";
-import { contactPage, enquiryMessages, pageMeta } from "~/content/site";
-import { contactPageData } from "~/content/structured-data";
+import { contactPage, enquiryMessages } from "~/content/site";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/api-answer";
-import { canonicalUrl } from "~/public-url";
+import { contactMeta } from "~/site-content/page-meta";
+import { siteMeta, useSite } from "~/site-content/root-data";
+import { previewHeaders, publicSiteFor } from "~/site-content/site.server";
+import { contactPageData } from "~/site-content/structured-data.server";
 
-export const meta: MetaFunction = (args) => pageMeta(contactPage, canonicalUrl(args, "/contact"));
+export const meta: MetaFunction = (args) => siteMeta(args, "/contact", contactMeta);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
   // Each visitor's form carries its own signed token (ADR 0013): with the embedded inbox the page is never shared or
   // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
+  const { site, preview } = await publicSiteFor(request, context);
   const formToken = await formTokenForPage(context.services);
   const perVisitor = sent || !context.services.config.apiHost;
-  return data({ sent, formToken }, { headers: perVisitor ? { "Cache-Control": "no-store" } : {} });
+  const jsonLd = contactPageData(site, context.services.config.publicUrl);
+  return data(
+    { sent, formToken, jsonLd },
+    { headers: preview ? previewHeaders : perVisitor ? { "Cache-Control": "no-store" } : {} },
+  );
 }
 
 // The loader's only header is the thank-you page's no-store; the action's, a rate limit's Retry-After.
@@ -75,7 +82,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent, formToken } = useLoaderData<typeof loader>();
+  const { sent, formToken, jsonLd } = useLoaderData<typeof loader>();
+  const site = useSite();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -85,7 +93,7 @@ export default function Contact() {
   return (
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{contactPage.heading}</h1>
-      <p className="mt-4 text-lg text-bone-300">{contactPage.intro}</p>
+      <p className="mt-4 text-lg text-bone-300">{site.contactIntro}</p>
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-5 shadow-[0_0_60px_-25px_rgb(242_140_40_/_0.4)] sm:p-8">
         {/* A new key after each successful send empties the form; a failed send keeps everything typed. */}
         <ContactForm
@@ -96,7 +104,7 @@ export default function Contact() {
           formToken={(actionData && "formToken" in actionData && actionData.formToken) || formToken}
         />
       </div>
-      <JsonLd data={contactPageData} />
+      <JsonLd data={jsonLd} />
     </section>
   );
 }

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { pageMeta, privacyPage } from "~/content/site";
-import { canonicalUrl } from "~/public-url";
+import { privacyPage } from "~/content/site";
+import { privacyMeta } from "~/site-content/page-meta";
+import { siteMeta, useSite, useSitePath } from "~/site-content/root-data";
 
-export const meta: MetaFunction = (args) => pageMeta(privacyPage, canonicalUrl(args, "/privacy"));
+export const meta: MetaFunction = (args) => siteMeta(args, "/privacy", privacyMeta);
 
 /**
  * The numbers and channels the page states, from the configuration (RETENTION_DAYS, SPAM_RETENTION_DAYS, NOTIFY_*,
@@ -30,6 +31,8 @@ function Part({ heading, children }: { heading: string; children: React.ReactNod
 
 export default function Privacy() {
   const { retentionDays, spamRetentionDays, channels, overwrittenAtOnce } = useLoaderData<typeof loader>();
+  const site = useSite();
+  const sitePath = useSitePath();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{privacyPage.heading}</h1>
@@ -45,13 +48,13 @@ export default function Privacy() {
         <p data-spam-retention={spamRetentionDays}>{privacyPage.spamHowLong(spamRetentionDays)}</p>
       </Part>
       <Part heading={privacyPage.whoHeading}>
-        <p>{privacyPage.who(channels)}</p>
+        <p>{privacyPage.who(site.business.name, channels)}</p>
       </Part>
       <Part heading={privacyPage.erasureHeading}>
         <p>{privacyPage.erasure(overwrittenAtOnce)}</p>
         <p>
           <Link
-            to="/contact"
+            to={sitePath("/contact")}
             className="font-semibold text-ember-300 underline underline-offset-4 hover:text-ember-400"
           >
             {privacyPage.contactLink}

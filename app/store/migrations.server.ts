@@ -168,4 +168,29 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // The site's content edited on the web (issue 24): one shared draft (a single row whose revision every save raises,
+    // so a save from a stale form is refused) and every published version, numbered, never deleted: the newest is
+    // what the public pages show, and each keeps what it changed for the history.
+    version: 8,
+    statements: [
+      `CREATE TABLE site_draft (
+        id INTEGER PRIMARY KEY,
+        content TEXT,
+        revision INTEGER NOT NULL,
+        saved_at BIGINT,
+        saved_by TEXT,
+        save_token TEXT
+      )`,
+      "INSERT INTO site_draft (id, content, revision) VALUES (1, NULL, 0)",
+      `CREATE TABLE site_versions (
+        number INTEGER PRIMARY KEY,
+        content TEXT NOT NULL,
+        published_at BIGINT NOT NULL,
+        published_by TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        restored_from INTEGER
+      )`,
+    ],
+  },
 ];

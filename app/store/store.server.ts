@@ -6,6 +6,7 @@ import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
 import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
 import type { SqlClient } from "~/store/sql.server";
+import { siteOperations } from "~/store/site.server";
 import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
 import type { DatabaseLocation, InboxStore } from "~/store/types";
@@ -44,6 +45,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
     ...deletionOperations(db),
     ...v1Operations(db),
     ...ownerOperations(db),
+    ...siteOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

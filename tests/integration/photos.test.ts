@@ -5,8 +5,8 @@ import { promisify } from "node:util";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { services } from "~/content/home";
 import { brand } from "~/content/shared";
+import { defaultSiteContent } from "~/site-content/schema.server";
 import { buildPhotoSite, fixtureDir } from "../support/photo-site.mjs";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
@@ -177,7 +177,7 @@ describe("structured data and link previews", () => {
         "@context": "https://schema.org",
         "@type": "LocalBusiness",
         name: brand.name,
-        description: brand.tagline,
+        description: defaultSiteContent.home.tagline,
         url: "https://haunt.example/",
         logo: "https://haunt.example/logo.svg",
       });
@@ -187,7 +187,7 @@ describe("structured data and link previews", () => {
       const catalog = business!.hasOfferCatalog as { "@type": string; itemListElement: unknown[] };
       expect(catalog["@type"]).toBe("OfferCatalog");
       expect(catalog.itemListElement).toEqual(
-        services.map((s) => ({
+        defaultSiteContent.services.map((s) => ({
           "@type": "Offer",
           itemOffered: { "@type": "Service", name: s.name, description: s.detail },
         })),

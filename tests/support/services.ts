@@ -3,6 +3,7 @@ import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
+import { defaultSnapshot } from "~/site-content/site.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { Channel, InboxStore } from "~/store/types";
 
@@ -36,6 +37,8 @@ export function testServices(
     admit: (client) => limiter.take(client),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
+    siteContent: () => ({ ...defaultSnapshot, known: true }),
+    sitePublished: async () => {},
   };
   built.set(config, services);
   return services;

@@ -1,0 +1,58 @@
+import { fieldLabels, serviceLabels, type FieldPath } from "~/site-content/fields";
+import type { SiteContent } from "~/site-content/schema.server";
+import type { SiteChange } from "~/store/types";
+
+/**
+ * What a publish changed, field by field in the owner's words ("Season year: 2025 → 2027"), for the history page and
+ * the activity log. Long texts are shortened for the list; the versions themselves keep every word.
+ */
+
+const shown = (value: unknown): string => {
+  if (value === null || value === "" || (Array.isArray(value) && value.length === 0)) return "(empty)";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  const text = Array.isArray(value) ? value.join(", ") : String(value);
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
+};
+
+const scalarFields: [FieldPath, (content: SiteContent) => unknown][] = [
+  ["season.year", (c) => c.season.year],
+  ["season.ordersOpen", (c) => c.season.ordersOpen],
+  ["season.closesOn", (c) => c.season.closesOn],
+  ["season.closedLine", (c) => c.season.closedLine],
+  ["home.tagline", (c) => c.home.tagline],
+  ["home.ordersNote", (c) => c.home.ordersNote],
+  ["about.text", (c) => c.about.text],
+  ["about.experienceYears", (c) => c.about.experienceYears],
+  ["contact.intro", (c) => c.contact.intro],
+  ["business.name", (c) => c.business.name],
+  ["business.email", (c) => c.business.email],
+  ["business.phone", (c) => c.business.phone],
+  ["business.region", (c) => c.business.region],
+  ["business.links", (c) => c.business.links],
+];
+
+export function describeChanges(before: SiteContent, after: SiteContent): SiteChange[] {
+  const changes: SiteChange[] = [];
+  for (const [path, read] of scalarFields) {
+    const [old, now] = [read(before), read(after)];
+    if (JSON.stringify(old) !== JSON.stringify(now)) {
+      changes.push({ label: fieldLabels[path], before: shown(old), after: shown(now) });
+    }
+  }
+  // Services by position: a reorder shows as the names that moved.
+  const count = Math.max(before.services.length, after.services.length);
+  for (let index = 0; index < count; index++) {
+    const [old, now] = [before.services[index], after.services[index]];
+    for (const part of ["name", "detail"] as const) {
+      if (old?.[part] !== now?.[part]) {
+        changes.push({
+          label: serviceLabels[part](index + 1),
+          before: shown(old?.[part] ?? null),
+          after: shown(now?.[part] ?? null),
+        });
+      }
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,66 @@
+/**
+ * The site content's fields as the owner sees them: each one's label, its limit and the hint under it. Plain data (no
+ * validation library), so the Site page in the browser and the schema on the server (schema.server.ts) read the same
+ * limits, and the history names a change with the label the owner typed it under.
+ */
+
+export const limits = {
+  yearMin: 2000,
+  yearMax: 2100,
+  closedLine: 160,
+  tagline: 200,
+  ordersNote: 400,
+  servicesMin: 1,
+  servicesMax: 12,
+  serviceName: 80,
+  serviceDetail: 200,
+  aboutText: 6000,
+  experienceYearsMax: 200,
+  contactIntro: 400,
+  businessName: 80,
+  email: 254,
+  phone: 40,
+  region: 80,
+  linksMax: 5,
+  link: 200,
+} as const;
+
+/** Where the About text shows the years of experience ("over 15 years of haunt experience"). */
+export const yearsToken = "{years}";
+
+/** Each field's label, keyed by its path in the content (services by position). */
+export const fieldLabels = {
+  "season.year": "Season year",
+  "season.ordersOpen": "Orders are open",
+  "season.closesOn": "Orders close on",
+  "season.closedLine": "Line shown when orders are closed",
+  "home.tagline": "Home tagline",
+  "home.ordersNote": "Orders note",
+  services: "Services",
+  "about.text": "About text",
+  "about.experienceYears": "Years of experience",
+  "contact.intro": "Contact page intro",
+  "business.name": "Business name",
+  "business.email": "Public e-mail",
+  "business.phone": "Phone",
+  "business.region": "Town or region",
+  "business.links": "Social links",
+} as const;
+
+export type FieldPath = keyof typeof fieldLabels;
+
+export const serviceLabels = {
+  name: (position: number) => `Service ${position} name`,
+  detail: (position: number) => `Service ${position} detail`,
+};
+
+export const fieldHints: Partial<Record<FieldPath, string>> = {
+  "season.year": `A four-digit year from ${limits.yearMin} to ${limits.yearMax}.`,
+  "season.closesOn": "Optional. From this day on (midnight in the business's time zone) orders show as closed.",
+  "season.closedLine": "Shown under the closed notice, e.g. “Enquiries for next season are welcome.”",
+  "about.text": `Plain text; a blank line starts a new paragraph. ${yearsToken} shows the years of experience.`,
+  "business.email": "Optional. Shown in the footer and to search engines.",
+  "business.phone": "Optional.",
+  "business.region": "Optional, e.g. “Salem, Massachusetts”.",
+  "business.links": `Optional. Up to ${limits.linksMax} addresses (https://…), one per line.`,
+};
