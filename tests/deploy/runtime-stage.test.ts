@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { homePage } from "../../app/content/site";
+import { brand, homePage } from "../../app/content/site";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
@@ -53,7 +53,7 @@ describe("the runtime stage (build output + production dependencies only)", () =
     const response = await fetch(`${site.url}/`);
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html).toContain(homePage.heading);
+    expect(html).toContain(homePage.heading(brand.name));
     const script = html.match(/\/build\/[^"]+\.js/)?.[0];
     expect(script).toBeDefined();
     expect((await fetch(`${site.url}${script}`)).status).toBe(200);
