@@ -15,8 +15,8 @@ import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/content/site";
-import { businessNameOf, useRootData, type RootData } from "~/site-content/root-data";
-import { pageData, publicSiteFor } from "~/site-content/site.server";
+import { businessNameOf, useRootData } from "~/site-content/root-data";
+import { rootData } from "~/site-content/pages.server";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -24,18 +24,7 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  // The footer's year is decided once, on the server, so the hydrated page shows the same year. The public origin
-  // (PUBLIC_URL) is the pages' canonical address. The site's content: the published version, or an operator's draft.
-  const { site, preview } = await publicSiteFor(request, context);
-  const root: RootData = {
-    year: new Date().getFullYear(),
-    publicUrl: context.services.config.publicUrl,
-    site,
-    preview,
-  };
-  return pageData(root, preview);
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => rootData(request, context);
 
 // The year and the content do not change during a visit, except when the owner publishes (a post to the Site pages)
 // or moves between the preview and the public pages: only then is the server asked again.

@@ -46,9 +46,6 @@ const slideSizes =
 /** "auto" follows the visitor's motion preference; the rotation control sets it explicitly. */
 type Rotation = "auto" | "on" | "off";
 
-const roundButton =
-  "pointer-events-auto grid h-11 w-11 place-items-center rounded-full border border-bone-50/20 bg-night-950/70 text-bone-50 shadow-lg shadow-night-950/50 backdrop-blur-sm transition-colors hover:border-ember-400/70 hover:bg-night-950/90 hover:text-ember-300 motion-reduce:transition-none";
-
 /** A round icon button laid over the image; `position` places it in the controls box. */
 function RoundButton(props: {
   label: string;
@@ -63,7 +60,7 @@ function RoundButton(props: {
       onClick={props.onClick}
       aria-label={props.label}
       aria-controls={props.controls}
-      className={`${roundButton} absolute ${props.position}`}
+      className={`carousel-round-button absolute ${props.position}`}
     >
       {props.children}
     </button>
@@ -152,7 +149,7 @@ export function HeroCarousel() {
       onBlur={onBlur}
       onPointerEnter={(event) => onHover(event, true)}
       onPointerLeave={(event) => onHover(event, false)}
-      className="relative overflow-hidden rounded-xl border border-night-600 bg-night-950 shadow-[0_0_60px_-15px_rgb(242_140_40_/_0.35)] focus:outline-none"
+      className="carousel"
     >
       {emblaApi ? (
         // Laid over the image box (same aspect ratio), so showing the controls moves nothing.
@@ -181,11 +178,7 @@ export function HeroCarousel() {
           >
             <NextIcon />
           </RoundButton>
-          <div
-            role="group"
-            aria-label={carousel.pickersLabel}
-            className="pointer-events-auto absolute bottom-3 left-1/2 flex -translate-x-1/2 items-center rounded-full border border-bone-50/15 bg-night-950/70 px-1 backdrop-blur-sm"
-          >
+          <div role="group" aria-label={carousel.pickersLabel} className="carousel-pickers">
             {carousel.slides.map((slide, index) => {
               const current = index === selected;
               return (
@@ -196,7 +189,7 @@ export function HeroCarousel() {
                   aria-label={carousel.pickerLabel(index + 1, total)}
                   aria-current={current ? "true" : undefined}
                   aria-controls={slidesId}
-                  className="group/picker grid h-8 w-8 place-items-center rounded-full focus-visible:outline-offset-0 [@media(pointer:coarse)]:h-11 [@media(pointer:coarse)]:w-11"
+                  className="carousel-picker group/picker"
                 >
                   <span
                     aria-hidden="true"
@@ -249,10 +242,10 @@ export function HeroCarousel() {
                       {...{ fetchpriority: index === 0 ? "high" : "low" }}
                       decoding={index === 0 ? "sync" : "async"}
                       draggable={false}
-                      className="aspect-video h-auto w-full bg-night-900 object-cover"
+                      className="carousel-art"
                     />
                   )}
-                  <figcaption className="flex flex-1 items-center justify-center border-t border-night-600 bg-night-900 px-4 py-3 text-center font-display text-lg text-bone-100 sm:text-xl">
+                  <figcaption className="carousel-caption">
                     {/* The captions are lower case in the content; shown in sentence case. */}
                     <span className="first-letter:uppercase">{slide.caption}</span>
                   </figcaption>

@@ -13,7 +13,7 @@ export function SiteFooter({ year, business }: { year: number; business: PublicS
   const details = [business.region, business.phone].filter(Boolean);
   return (
     <footer className="border-t border-night-600/80 bg-night-950">
-      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-8 text-sm text-bone-300 sm:flex-row sm:items-start sm:justify-between sm:px-6">
+      <div className="site-footer-row">
         <div className="space-y-1" data-business="">
           <p className="font-display text-base text-bone-100">{business.name}</p>
           {details.length > 0 ? <p>{details.join(" · ")}</p> : null}

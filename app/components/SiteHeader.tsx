@@ -5,13 +5,6 @@ import { businessNameOf, useRootData, useSitePath } from "~/site-content/root-da
 
 const MOBILE_NAV_ID = "mobile-nav";
 
-function linkClass({ isActive }: { isActive: boolean }) {
-  return [
-    "rounded-md px-3 py-2 text-base font-medium transition-colors",
-    isActive ? "text-ember-300 underline decoration-2 underline-offset-8" : "text-bone-100 hover:text-ember-300",
-  ].join(" ");
-}
-
 function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?: boolean }) {
   const sitePath = useSitePath();
   return (
@@ -19,7 +12,8 @@ function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?
       {navigation.map((item) => (
         <li key={item.to}>
           {/* NavLink marks the current page with aria-current="page". */}
-          <NavLink to={sitePath(item.to)} end className={linkClass} onClick={onNavigate} prefetch="intent">
+          {/* The current page's link (aria-current) is marked by .nav-link's own rule in app/tailwind.css. */}
+          <NavLink to={sitePath(item.to)} end className="nav-link" onClick={onNavigate} prefetch="intent">
             {item.label}
           </NavLink>
         </li>
@@ -45,12 +39,9 @@ function MenuIcon() {
   );
 }
 
-const toggleClass =
-  "flex h-full w-full cursor-pointer list-none items-center gap-2 rounded-md border border-night-600 bg-night-800 px-3 py-2 text-base font-medium text-bone-100 hover:border-ember-500 [&::-webkit-details-marker]:hidden";
 // The toggle's box has a fixed size and its icon a fixed place (left-aligned, never shrunk), so nothing moves while
 // the label's text settles on first paint (measured under CPU load: the box took its content's size, a layout shift).
 const toggleBoxClass = "h-10 w-[6.5rem] lg:hidden";
-const panelClass = "absolute inset-x-0 top-full border-b border-night-600 bg-night-900 shadow-lg";
 
 /**
  * Below the lg breakpoint the links collapse behind a native <details>/<summary> disclosure, with or without
@@ -72,11 +63,11 @@ function MobileMenu() {
     // Escape reaches the disclosure by bubbling, from its summary or from a link inside it.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <details ref={menu} className={toggleBoxClass} onKeyDown={closeOnEscape}>
-      <summary className={toggleClass} data-nav-toggle="">
+      <summary className="menu-toggle" data-nav-toggle="">
         <MenuIcon />
         {header.menu}
       </summary>
-      <nav id={MOBILE_NAV_ID} aria-label={header.navigationLabel} className={panelClass}>
+      <nav id={MOBILE_NAV_ID} aria-label={header.navigationLabel} className="menu-panel">
         <NavLinks vertical onNavigate={close} />
       </nav>
     </details>
@@ -87,12 +78,9 @@ export function SiteHeader() {
   const sitePath = useSitePath();
   const businessName = businessNameOf(useRootData());
   return (
-    <header
-      className="sticky top-0 z-40 border-b border-night-600/80 bg-night-950/90 backdrop-blur"
-      data-site-header=""
-    >
+    <header className="site-header" data-site-header="">
       {/* A fixed-height bar: nothing in it can push the page down as text settles. */}
-      <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+      <div className="site-header-bar">
         <Link to={sitePath("/")} className="flex items-center gap-3 rounded-md focus-visible:outline-offset-4">
           <img src={brand.logo.src} alt={brand.logo.alt} width={40} height={40} className="h-10 w-10" />
           <span className="whitespace-nowrap font-display text-base font-semibold tracking-wide text-bone-50 sm:text-xl">

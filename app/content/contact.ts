@@ -1,4 +1,6 @@
 /** The Contact Us page, its form, the form's status texts and why an enquiry is refused. */
+import type { SiteNames } from "./shared";
+
 /** The page's own words; its intro is the owner's content (app/site-content/). */
 export const contactPage = {
   title: (businessName: string) => `Contact Us | ${businessName}`,
@@ -88,3 +90,8 @@ export const enquiryErrors = {
     notForwardedTitle: "Server",
   },
 } as const;
+
+/** The page's title and description, from the published content (its meta and its JSON-LD say the same). */
+export function contactMeta(site: SiteNames) {
+  return { title: contactPage.title(site.business.name), description: contactPage.description(site.business.name) };
+}

@@ -1,4 +1,5 @@
 /** The home page: its headings, the season notice's sentences and the carousel (the services are the owner's content). */
+import type { SiteNames } from "./shared";
 
 /**
  * The season notice's sentences (the year, the date and the closed line are the owner's: app/site-content/), and the
@@ -56,3 +57,8 @@ export const carousel = {
   pickersLabel: "Choose a slide",
   pickerLabel: (position: number, total: number) => `Show slide ${position} of ${total}`,
 } as const;
+
+/** The page's title and description, from the published content (its meta and its JSON-LD say the same). */
+export function homeMeta(site: SiteNames) {
+  return { title: homePage.title(site.business.name), description: homePage.description(site.orders.notice) };
+}

@@ -1,4 +1,6 @@
-/** The privacy page, and the one line under the contact form that points to it. The numbers come from the config. */
+/** The privacy page (the links to it are in shared.ts). The numbers come from the config. */
+import type { SiteNames } from "./shared";
+
 export const privacyPage = {
   title: (businessName: string) => `Privacy | ${businessName}`,
   description: (businessName: string) =>
@@ -48,9 +50,6 @@ export const privacyPage = {
   contactLink: "Write to us",
 } as const;
 
-/** Under the contact form and in the footer. */
-export const privacyLinks = {
-  underForm: "What we do with your message:",
-  underFormLink: "our privacy page",
-  footer: "Privacy",
-} as const;
+export function privacyMeta(site: SiteNames) {
+  return { title: privacyPage.title(site.business.name), description: privacyPage.description(site.business.name) };
+}

@@ -31,10 +31,24 @@ export const header = {
   menu: "Menu",
 } as const;
 
+/** What a page's title and description name from the site's content (app/site-content/public-site.ts gives it). */
+export interface SiteNames {
+  business: { name: string };
+  orders: { notice: string };
+  experienceClaim: string;
+}
+
 /** Across the top of an operator's preview of the draft (`?preview`). */
 export const previewBanner = {
   text: "Preview of your draft: visitors do not see this yet.",
   back: "Back to the Site page",
+} as const;
+
+/** The links to the privacy page (under the contact form, in the footer): on every page, so kept apart from its text. */
+export const privacyLinks = {
+  underForm: "What we do with your message:",
+  underFormLink: "our privacy page",
+  footer: "Privacy",
 } as const;
 
 export const footer = {

@@ -1,22 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
-import { JsonLd } from "~/components/JsonLd";
 import { homePage } from "~/content/site";
-import { homeMeta } from "~/site-content/page-meta";
-import { siteMeta, useSite, useSitePath } from "~/site-content/root-data";
-import { pageData, publicSiteFor } from "~/site-content/site.server";
-import { localBusiness } from "~/site-content/structured-data.server";
+import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
+import { pageData, pageHeadFor } from "~/site-content/pages.server";
 
-export const meta: MetaFunction = (args) => siteMeta(args, "/", homeMeta);
+export const meta: MetaFunction = metaFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { site, preview } = await publicSiteFor(request, context);
-  return pageData({ jsonLd: localBusiness(site, context.services.config.publicUrl) }, preview);
+  const { meta, preview } = await pageHeadFor("home", request, context);
+  return pageData({ meta }, preview);
 }
 
 export default function Home() {
-  const { jsonLd } = useLoaderData<typeof loader>();
   const site = useSite();
   const sitePath = useSitePath();
   return (
@@ -28,20 +24,12 @@ export default function Home() {
           </h1>
           <p className="mt-4 text-lg text-bone-300">{site.tagline}</p>
           <div
-            className={`mt-6 inline-flex items-start gap-2 rounded-2xl border px-4 py-2 font-semibold ${
-              site.orders.open
-                ? "border-ember-500/60 bg-ember-500/10 text-ember-300"
-                : "border-night-500 bg-night-800/80 text-bone-100"
-            }`}
+            // Its look, open or closed, follows data-season-notice (app/tailwind.css).
+            className="season-notice"
             data-season-notice={site.orders.open ? "open" : "closed"}
           >
             {/* Pinned to the first line: it stays put however the notice's text wraps. */}
-            <span
-              aria-hidden="true"
-              className={`mt-2 h-2 w-2 shrink-0 rounded-full ${
-                site.orders.open ? "bg-ghoul-400 shadow-[0_0_8px_2px_rgb(143_209_79_/_0.6)]" : "bg-bone-400"
-              }`}
-            />
+            <span aria-hidden="true" className="season-notice-light" />
             <p>
               {site.orders.notice}
               {site.orders.detail ? (
@@ -52,10 +40,7 @@ export default function Home() {
             </p>
           </div>
           <div className="mt-8">
-            <Link
-              to={sitePath("/contact")}
-              className="inline-block rounded-md bg-ember-500 px-7 py-3 text-lg font-semibold text-night-950 shadow-[0_0_30px_-5px_rgb(242_140_40_/_0.6)] hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
-            >
+            <Link to={sitePath("/contact")} className="order-link">
               {homePage.orderLink}
             </Link>
           </div>
@@ -83,7 +68,6 @@ export default function Home() {
           </p>
         ) : null}
       </section>
-      <JsonLd data={jsonLd} />
     </>
   );
 }

@@ -1,23 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { JsonLd } from "~/components/JsonLd";
+import { Link } from "@remix-run/react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
 import { photos } from "~/content/photos.generated";
 import { aboutPage } from "~/content/site";
-import { aboutMeta } from "~/site-content/page-meta";
-import { siteMeta, useSite, useSitePath } from "~/site-content/root-data";
-import { pageData, publicSiteFor } from "~/site-content/site.server";
-import { aboutPageData } from "~/site-content/structured-data.server";
+import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
+import { pageData, pageHeadFor } from "~/site-content/pages.server";
 
-export const meta: MetaFunction = (args) => siteMeta(args, "/about", aboutMeta);
+export const meta: MetaFunction = metaFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { site, preview } = await publicSiteFor(request, context);
-  return pageData({ jsonLd: aboutPageData(site, context.services.config.publicUrl) }, preview);
+  const { meta, preview } = await pageHeadFor("about", request, context);
+  return pageData({ meta }, preview);
 }
 
 export default function About() {
-  const { jsonLd } = useLoaderData<typeof loader>();
   const site = useSite();
   const sitePath = useSitePath();
   return (
@@ -45,7 +41,6 @@ export default function About() {
           {aboutPage.contactLink}
         </Link>
       </p>
-      <JsonLd data={jsonLd} />
     </article>
   );
 }

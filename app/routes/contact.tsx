@@ -9,31 +9,27 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
-import { JsonLd } from "~/components/JsonLd";
 import { contactPage, enquiryMessages } from "~/content/site";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/api-answer";
-import { contactMeta } from "~/site-content/page-meta";
-import { siteMeta, useSite } from "~/site-content/root-data";
-import { previewHeaders, publicSiteFor } from "~/site-content/site.server";
-import { contactPageData } from "~/site-content/structured-data.server";
+import { metaFromLoader, useSite } from "~/site-content/root-data";
+import { pageHeadFor, previewHeaders } from "~/site-content/pages.server";
 
-export const meta: MetaFunction = (args) => siteMeta(args, "/contact", contactMeta);
+export const meta: MetaFunction = metaFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
   const sent = new URL(request.url).searchParams.get("sent") === "1";
   // Each visitor's form carries its own signed token (ADR 0013): with the embedded inbox the page is never shared or
   // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
-  const { site, preview } = await publicSiteFor(request, context);
+  const { meta, preview } = await pageHeadFor("contact", request, context);
   const formToken = await formTokenForPage(context.services);
   const perVisitor = sent || !context.services.config.apiHost;
-  const jsonLd = contactPageData(site, context.services.config.publicUrl);
   return data(
-    { sent, formToken, jsonLd },
+    { sent, formToken, meta },
     { headers: preview ? previewHeaders : perVisitor ? { "Cache-Control": "no-store" } : {} },
   );
 }
@@ -82,7 +78,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent, formToken, jsonLd } = useLoaderData<typeof loader>();
+  const { sent, formToken } = useLoaderData<typeof loader>();
   const site = useSite();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
@@ -104,7 +100,6 @@ export default function Contact() {
           formToken={(actionData && "formToken" in actionData && actionData.formToken) || formToken}
         />
       </div>
-      <JsonLd data={jsonLd} />
     </section>
   );
 }

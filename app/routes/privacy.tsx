@@ -1,23 +1,28 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { privacyPage } from "~/content/site";
-import { privacyMeta } from "~/site-content/page-meta";
-import { siteMeta, useSite, useSitePath } from "~/site-content/root-data";
+import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
+import { pageData, pageHeadFor } from "~/site-content/pages.server";
 
-export const meta: MetaFunction = (args) => siteMeta(args, "/privacy", privacyMeta);
+export const meta: MetaFunction = metaFromLoader;
 
 /**
  * The numbers and channels the page states, from the configuration (RETENTION_DAYS, SPAM_RETENTION_DAYS, NOTIFY_*,
  * and DATABASE_URL's kind: what an erase does to the deleted bytes differs, docs/spam-and-retention.md).
  */
-export function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { retention, notify, database } = context.services.config;
-  return {
-    overwrittenAtOnce: database?.kind !== "postgres",
-    retentionDays: retention?.retentionDays ?? 365,
-    spamRetentionDays: retention?.spamRetentionDays ?? 30,
-    channels: { email: Boolean(notify?.email), chat: Boolean(notify?.webhookUrl) },
-  };
+  const { meta, preview } = await pageHeadFor("privacy", request, context);
+  return pageData(
+    {
+      meta,
+      overwrittenAtOnce: database?.kind !== "postgres",
+      retentionDays: retention?.retentionDays ?? 365,
+      spamRetentionDays: retention?.spamRetentionDays ?? 30,
+      channels: { email: Boolean(notify?.email), chat: Boolean(notify?.webhookUrl) },
+    },
+    preview,
+  );
 }
 
 function Part({ heading, children }: { heading: string; children: React.ReactNode }) {

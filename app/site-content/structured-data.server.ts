@@ -7,7 +7,8 @@
 import { homePage } from "~/content/home";
 import { photos } from "~/content/photos.generated";
 import { brand } from "~/content/shared";
-import { aboutMeta, contactMeta } from "~/site-content/page-meta";
+import { aboutMeta } from "~/content/about";
+import { contactMeta } from "~/content/contact";
 import type { PublicSite } from "~/site-content/public-site";
 
 export type JsonLdData = Record<string, unknown>;

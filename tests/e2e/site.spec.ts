@@ -1,5 +1,14 @@
-import { brand, breakpoints, carousel, homePage, navigation, notFoundPage } from "../../app/content/site";
-import { aboutMeta, contactMeta, homeMeta } from "../../app/site-content/page-meta";
+import {
+  aboutMeta,
+  brand,
+  breakpoints,
+  carousel,
+  contactMeta,
+  homeMeta,
+  homePage,
+  navigation,
+  notFoundPage,
+} from "../../app/content/site";
 import { publicSite } from "../../app/site-content/public-site";
 import { defaultSiteContent } from "../../app/site-content/schema.server";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";

@@ -1,0 +1,46 @@
+import type { AppLoadContext, MetaDescriptor } from "@remix-run/node";
+import { aboutMeta, contactMeta, homeMeta, privacyMeta } from "~/content/site";
+import { pageHead } from "~/site-content/page-head.server";
+import type { RootData } from "~/site-content/root-data";
+import { pageData, publicSiteFor } from "~/site-content/site.server";
+import { aboutPageData, contactPageData, localBusiness } from "~/site-content/structured-data.server";
+
+/**
+ * The public pages' loaders' one way to the site's content (the route modules import only this server module, so the
+ * browser build carries one empty stand-in for it): the root's data, and each page's head with its JSON-LD.
+ */
+
+export async function rootData(request: Request, context: AppLoadContext) {
+  // The footer's year is decided once, on the server, so the hydrated page shows the same year. The public origin
+  // (PUBLIC_URL) is the pages' canonical address. The site's content: the published version, or an operator's draft.
+  const { site, preview } = await publicSiteFor(request, context);
+  const root: RootData = {
+    year: new Date().getFullYear(),
+    publicUrl: context.services.config.publicUrl,
+    site,
+    preview,
+  };
+  return pageData(root, preview);
+}
+
+/** A page's head (title, description, link previews, JSON-LD) and whether it is a preview. */
+export async function pageHeadFor(
+  page: "home" | "about" | "contact" | "privacy",
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ meta: MetaDescriptor[]; preview: boolean }> {
+  const shown = await publicSiteFor(request, context);
+  const origin = context.services.config.publicUrl;
+  const { site } = shown;
+  const meta =
+    page === "home"
+      ? pageHead(homeMeta(site), "/", shown, origin, localBusiness(site, origin))
+      : page === "about"
+        ? pageHead(aboutMeta(site), "/about", shown, origin, aboutPageData(site, origin))
+        : page === "contact"
+          ? pageHead(contactMeta(site), "/contact", shown, origin, contactPageData(site, origin))
+          : pageHead(privacyMeta(site), "/privacy", shown, origin);
+  return { meta, preview: shown.preview };
+}
+
+export { pageData, previewHeaders } from "~/site-content/site.server";
