@@ -4,7 +4,10 @@ import { createEmailChannel } from "~/notify/channels/email.server";
 import { formatForUrl } from "~/notify/channels/webhook-formats";
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
 import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import type { Sender } from "~/notify/sender";
 import type { Channel, InboxStore } from "~/store/types";
+import { getConfig } from "./config";
+import { currentSite } from "./site-content";
 
 /**
  * The server process's notification sender: one outbox (app/notify/outbox.server.ts) for the configured channels,
@@ -33,6 +36,11 @@ function describeChannels(notify: NotifyConfig): string {
   return parts.join(", ");
 }
 
+/** The business as this process serves it now (the published version it holds), for each e-mail's words and signature. */
+export const publishedSender =
+  (publicUrl: string): (() => Sender) =>
+  () => ({ business: currentSite().content.business, siteUrl: publicUrl });
+
 let running: Outbox | undefined;
 /** Set by stopOutbox: a store that opens during shutdown must not start a sender nobody will stop. */
 let shutDown = false;
@@ -55,7 +63,7 @@ export function startOutbox(
     return undefined;
   }
   const channels: NotificationChannel[] = [];
-  if (notify.email) channels.push(createEmailChannel(notify.email));
+  if (notify.email) channels.push(createEmailChannel(notify.email, { sender: publishedSender(getConfig().publicUrl) }));
   if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
   running = createOutbox({ store, channels, ...options });
   running.start();

@@ -1,7 +1,7 @@
 import type { Config } from "~/config.server";
 import { createDigestRound } from "~/notify/digest/digest.server";
 import type { InboxStore } from "~/store/types";
-import { configuredChannels } from "./outbox";
+import { configuredChannels, publishedSender } from "./outbox";
 
 /**
  * The daily spam digest's timer in this process: started once the inbox database is open (beside the outbox), a round
@@ -23,7 +23,13 @@ export function startSpamDigest(store: InboxStore, config: Config): void {
     console.log("notify: the daily spam digest is off (SPAM_DIGEST_HOUR=off)");
     return;
   }
-  const round = createDigestRound({ store, notify: config.notify, digest, publicUrl: config.publicUrl });
+  const round = createDigestRound({
+    store,
+    notify: config.notify,
+    digest,
+    publicUrl: config.publicUrl,
+    sender: publishedSender(config.publicUrl),
+  });
   const stopping = new AbortController();
   let wakeUp: (() => void) | undefined;
   const loop = (async () => {

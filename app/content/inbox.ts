@@ -1,5 +1,3 @@
-import { brand } from "./shared";
-
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** Every word of the owner's inbox (/inbox): operators edit copy here. */
@@ -42,7 +40,7 @@ export const inboxCopy = {
     title: "Enquiry",
     back: "Back to the inbox",
     reply: "Reply by e-mail",
-    replySubject: `Your enquiry to ${brand.name}`,
+    replySubject: (businessName: string) => `Your enquiry to ${businessName}`,
     delivery: "Notifications",
     noDelivery: "No notification was set up for this enquiry.",
     markHandled: "Mark handled",

@@ -1,5 +1,7 @@
-/** The words of the notifications the business receives about a new enquiry (e-mail and chat). */
-import { brand } from "./shared";
+/**
+ * The words of the notifications the business receives about a new enquiry (e-mail and chat). The business's name is
+ * the published one (the Site page), passed in.
+ */
 
 export const notificationCopy = {
   /**
@@ -13,8 +15,11 @@ export const notificationCopy = {
   /** Subject of the e-mail; the visitor's name follows. */
   subjectPrefix: "New enquiry from",
   /** Display name on the From line (the address is NOTIFY_EMAIL_FROM). */
-  fromName: `${brand.name} website`,
-  intro: `A new enquiry arrived through the ${brand.name} website. Press Reply to answer the visitor.`,
+  fromName: (businessName: string) => `${businessName} website`,
+  intro: (businessName: string) =>
+    `A new enquiry arrived through the ${businessName} website. Press Reply to answer the visitor.`,
+  /** Before the signature of an e-mail (the business's details): the usual "-- " line mail clients recognise. */
+  signatureSeparator: "-- ",
   nameLabel: "Name",
   emailLabel: "E-mail",
   receivedLabel: "Received",

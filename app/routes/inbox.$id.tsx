@@ -10,6 +10,7 @@ import {
   Notice,
   quietButtonClass,
 } from "~/components/inbox/InboxShell";
+import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { ownerDecides } from "~/enquiry/spam-decisions.server";
@@ -97,8 +98,8 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
 
 const labels = inboxCopy.delivery.labels;
 
-function mailto(email: string): string {
-  const subject = encodeURIComponent(inboxCopy.enquiry.replySubject);
+function mailto(email: string, businessName: string): string {
+  const subject = encodeURIComponent(inboxCopy.enquiry.replySubject(businessName));
   return `mailto:${encodeURIComponent(email).replace(/%40/g, "@")}?subject=${subject}`;
 }
 
@@ -129,6 +130,7 @@ function SpamVerdict({
 }
 
 export default function InboxEnquiry() {
+  const businessName = businessNameOf(useRootData());
   const { operator, enquiry, resendable, now, done } = useLoaderData<typeof loader>();
   const receivedAt = new Date(enquiry.receivedAt);
   const handled = enquiry.status === "handled";
@@ -158,7 +160,7 @@ export default function InboxEnquiry() {
           {enquiry.message}
         </div>
         <div className="mt-5 flex flex-wrap gap-3">
-          <a href={mailto(enquiry.email)} className={buttonClass}>
+          <a href={mailto(enquiry.email, businessName)} className={buttonClass}>
             {inboxCopy.enquiry.reply}
           </a>
           <Form method="post">

@@ -21,6 +21,14 @@ function businessImages(origin: string): string[] {
   return (own.length > 0 ? own : [photos.social.src]).map((src) => new URL(src, origin).href);
 }
 
+/** The order window as search engines read an offer: taken or not now, and until when (the close date's midnight). */
+function orderAvailability({ orders, changesAt }: PublicSite) {
+  return {
+    availability: `https://schema.org/${orders.open ? "InStock" : "OutOfStock"}`,
+    ...(orders.open && changesAt !== null ? { availabilityEnds: new Date(changesAt).toISOString() } : {}),
+  };
+}
+
 export function localBusiness(site: PublicSite, origin: string): JsonLdData {
   const { name, email, phone, region, links } = site.business;
   return {
@@ -42,6 +50,7 @@ export function localBusiness(site: PublicSite, origin: string): JsonLdData {
       itemListElement: site.services.map((service) => ({
         "@type": "Offer",
         itemOffered: { "@type": "Service", name: service.name, description: service.detail },
+        ...orderAvailability(site),
       })),
     },
   };

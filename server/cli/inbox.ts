@@ -13,6 +13,7 @@ import { openStoreForCommand } from "./open-store";
 import { configuredChannels } from "../outbox";
 import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
+import { isSiteCommand, runSiteCommand, siteUsage } from "./site";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -35,7 +36,7 @@ Commands:
   spam reset       forget what it learned (it judges by its built-in corpus again)
   purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
                    it at start and daily) and say what was deleted
-${ownerUsage}
+${ownerUsage}${siteUsage}
 Options for list:
   --json           a JSON array
   --csv            CSV (RFC 4180, header row) for a spreadsheet
@@ -51,6 +52,8 @@ type Io = OwnerIo;
 export async function runInboxCommand(argv: readonly string[], io: Io): Promise<number> {
   // The owner's inbox on the web: operators and the activity log (server/cli/operators.ts).
   if (isOwnerCommand(argv)) return runOwnerCommand(argv, io);
+  // The site's published content as a file, and back (server/cli/site.ts).
+  if (isSiteCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSiteCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -5,6 +5,8 @@ import { pageCacheControl } from "~/pages/headers.server";
 import { isKeepable, keepPage, PageCache, pageKey } from "~/pages/page-cache.server";
 import { pageCacheMiddleware } from "../../server/page-cache";
 import { Page } from "~/pages/page.server";
+import { orderWindow } from "~/site-content/order-window";
+import { defaultSiteContent } from "~/site-content/schema.server";
 
 const html = (n: number) => `<!DOCTYPE html><html><body>${`<p>page ${n}</p>`.repeat(50)}</body></html>`;
 const page = (n = 1, { status = 200, cacheControl = pageCacheControl } = {}) =>
@@ -87,6 +89,34 @@ describe("PageCache", () => {
     now = new Date(2027, 0, 1, 0, 0, 0).getTime();
     expect(cache.get("/")).toBeUndefined();
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+});
+
+describe("the order window's change", () => {
+  it("drops a kept page at the close date's midnight in SITE_TIMEZONE, not before", () => {
+    const season = { ...defaultSiteContent.season, year: 2026, ordersOpen: true, closesOn: "2026-09-01" };
+    const timeZone = "America/New_York";
+    let now = Date.parse("2026-09-01T03:59:59Z"); // 23:59:59 on 31 August in New York
+    const cache = new PageCache(undefined, () => now);
+    const { changesAt } = orderWindow(season, new Date(now), timeZone);
+    expect(changesAt).toBe(Date.parse("2026-09-01T04:00:00Z"));
+    keepPage(cache, new Request("http://site/"), page(), { version: 0, known: true, changesAt });
+    expect(cache.get("/")).toBeDefined();
+    now = changesAt! - 1;
+    expect(cache.get("/")).toBeDefined();
+    now = changesAt!;
+    expect(cache.get("/")).toBeUndefined();
+    // Rendered again now, the page shows orders closed and has no change ahead: kept until the new year.
+    expect(orderWindow(season, new Date(now), timeZone)).toEqual({ open: false, changesAt: null });
+    keepPage(cache, new Request("http://site/"), page(2), { version: 0, known: true, changesAt: null });
+    now = Date.parse("2026-12-31T12:00:00Z");
+    expect(cache.get("/")).toBeDefined();
+  });
+
+  it("keeps no page of content not read from the database yet", () => {
+    const cache = new PageCache();
+    keepPage(cache, new Request("http://site/"), page(), { version: 0, known: false, changesAt: null });
+    expect(cache.get("/")).toBeUndefined();
   });
 });
 

@@ -190,6 +190,7 @@ describe("structured data and link previews", () => {
         defaultSiteContent.services.map((s) => ({
           "@type": "Offer",
           itemOffered: { "@type": "Service", name: s.name, description: s.detail },
+          availability: "https://schema.org/InStock",
         })),
       );
     }

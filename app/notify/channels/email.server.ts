@@ -4,6 +4,7 @@ import type { EmailChannelConfig } from "~/config.server";
 import { notificationCopy } from "~/content/site";
 import type { StoredEnquiry } from "~/store/types";
 import { multiLine, oneLine } from "~/text/safety";
+import { defaultSender, signature, type Sender } from "../sender";
 import { DeliveryError, serviceWordsLength, type NotificationChannel } from "./channel";
 
 /**
@@ -69,6 +70,7 @@ export function composeEmail(
   enquiry: StoredEnquiry,
   config: Pick<EmailChannelConfig, "to" | "from" | "fromName">,
   sentAt = new Date(),
+  sender: Sender = defaultSender,
 ) {
   const name = oneLine(enquiry.name, 100) || "(no name)";
   const visitorAddress = enquiry.email.trim();
@@ -76,7 +78,7 @@ export function composeEmail(
   const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
   const possibleSpam = enquiry.spamVerdict === "possible";
   const text = [
-    notificationCopy.intro,
+    notificationCopy.intro(sender.business.name),
     ...(possibleSpam ? ["", oneLine(notificationCopy.possibleSpamLine(enquiry.spamReasons.join("; ")), 2_000)] : []),
     "",
     `${notificationCopy.nameLabel}: ${name}`,
@@ -87,9 +89,11 @@ export function composeEmail(
     `${notificationCopy.messageLabel}:`,
     multiLine(enquiry.message),
     "",
+    ...signature(sender),
+    "",
   ].join("\n");
   return {
-    from: { name: config.fromName ?? notificationCopy.fromName, address: config.from },
+    from: { name: config.fromName ?? notificationCopy.fromName(sender.business.name), address: config.from },
     to: config.to,
     replyTo,
     subject: `${possibleSpam ? `${notificationCopy.possibleSpam} ` : ""}${notificationCopy.subjectPrefix} ${name}`,
@@ -126,7 +130,11 @@ export function smtpFailure(error: unknown, host: string, credentials: boolean):
   return error;
 }
 
-export function createEmailChannel(config: EmailChannelConfig, { ca }: { ca?: string } = {}): NotificationChannel {
+/** `sender`: the business as published at the moment of each send (the defaults when not given). */
+export function createEmailChannel(
+  config: EmailChannelConfig,
+  { ca, sender = () => defaultSender }: { ca?: string; sender?: () => Sender } = {},
+): NotificationChannel {
   const options = smtpOptions(config.smtpUrl, { ca });
   const transport = nodemailer.createTransport(options);
   const host = `${options.host}:${options.port}`;
@@ -135,7 +143,7 @@ export function createEmailChannel(config: EmailChannelConfig, { ca }: { ca?: st
     async send(enquiry, signal) {
       try {
         // `signal` is supported by nodemailer's SMTP transport; its types do not list it yet.
-        await transport.sendMail({ ...composeEmail(enquiry, config), signal } as SendMailOptions);
+        await transport.sendMail({ ...composeEmail(enquiry, config, new Date(), sender()), signal } as SendMailOptions);
       } catch (error) {
         throw smtpFailure(error, host, Boolean(options.auth));
       }

@@ -54,6 +54,22 @@ describe("the spam digest's words", () => {
     expect(mail.text).toContain(`Spam folder: ${folder}`);
   });
 
+  it("comes from the published business and ends with its signature: the details that are set and the site", () => {
+    const business = {
+      name: "Hollow Hill Haunts",
+      email: "hi@hollowhill.example",
+      phone: null,
+      region: null,
+      links: [],
+    };
+    const config = { to: ["owner@x.example"], from: "site@x.example" };
+    const mail = composeDigestEmail(digest([spam(1)]), config, new Date(), { business, siteUrl: "https://x.example" });
+    expect(mail.from).toEqual({ name: "Hollow Hill Haunts website", address: "site@x.example" });
+    expect(mail.text.endsWith("\n\n-- \nHollow Hill Haunts\nhi@hollowhill.example\nhttps://x.example\n")).toBe(true);
+    // NOTIFY_EMAIL_FROM's own display name wins.
+    expect(composeDigestEmail(digest([spam(1)]), { ...config, fromName: "Site" }).from.name).toBe("Site");
+  });
+
   it("escapes the visitors' words for each chat service and never the folder's address", () => {
     const bodies = Object.fromEntries(
       webhookFormats.map((format) => [format, digestWebhookBody(format, digest([hostile]))]),

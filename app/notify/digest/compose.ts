@@ -1,6 +1,7 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
 import { notificationCopy, spamDigestCopy } from "~/content/notifications";
 import type { StoredEnquiry } from "~/store/types";
+import { defaultSender, signature, type Sender } from "../sender";
 import { oneLine } from "~/text/safety";
 import { discordEscape, discordLimit, suppressEmbeds } from "../channels/webhook-formats/discord";
 import { googleChatEscape, googleChatLimit } from "../channels/webhook-formats/googlechat";
@@ -80,12 +81,17 @@ export function composeDigestEmail(
   digest: SpamDigest,
   config: Pick<EmailChannelConfig, "to" | "from" | "fromName">,
   sentAt = new Date(),
+  sender: Sender = defaultSender,
 ) {
   const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
-  const lines = digestLines(digest, (text) => text, Infinity, spamDigestCopy.intro(digest.total));
+  const lines = [
+    ...digestLines(digest, (text) => text, Infinity, spamDigestCopy.intro(digest.total)),
+    "",
+    ...signature(sender),
+  ];
   const day = digest.day.replace(/[^0-9-]/g, "");
   return {
-    from: { name: config.fromName ?? notificationCopy.fromName, address: config.from },
+    from: { name: config.fromName ?? notificationCopy.fromName(sender.business.name), address: config.from },
     to: config.to,
     subject: spamDigestCopy.subject(digest.total, day),
     text: `${lines.join("\n")}\n`,

@@ -7,6 +7,7 @@ import { postWebhook } from "../channels/webhook.server";
 import { formatForUrl } from "../channels/webhook-formats";
 import { afterFailure } from "../outbox.server";
 import { dueDay } from "./clock";
+import { defaultSender, type Sender } from "../sender";
 import { composeDigestEmail, digestWebhookBody, type SpamDigest } from "./compose";
 
 /**
@@ -28,7 +29,7 @@ export interface DigestRound {
 type Send = (digest: SpamDigest, signal: AbortSignal) => Promise<void>;
 
 /** One send function per configured channel, over the same transport settings as each enquiry's notification. */
-function digestSenders(notify: NotifyConfig): { senders: Map<Channel, Send>; close(): void } {
+function digestSenders(notify: NotifyConfig, sender: () => Sender): { senders: Map<Channel, Send>; close(): void } {
   const senders = new Map<Channel, Send>();
   const closers: (() => void)[] = [];
   const email = notify.email;
@@ -38,7 +39,10 @@ function digestSenders(notify: NotifyConfig): { senders: Map<Channel, Send>; clo
     closers.push(() => transport.close());
     senders.set("email", async (digest, signal) => {
       try {
-        await transport.sendMail({ ...composeDigestEmail(digest, email), signal } as SendMailOptions);
+        await transport.sendMail({
+          ...composeDigestEmail(digest, email, new Date(), sender()),
+          signal,
+        } as SendMailOptions);
       } catch (error) {
         throw smtpFailure(error, `${options.host}:${options.port}`, Boolean(options.auth));
       }
@@ -64,15 +68,18 @@ export function createDigestRound({
   notify,
   digest: { hour, timeZone },
   publicUrl,
+  sender = () => ({ ...defaultSender, siteUrl: publicUrl }),
   now = () => new Date(),
 }: {
   store: InboxStore;
   notify: NotifyConfig;
   digest: SpamDigestConfig;
   publicUrl: string;
+  /** The business as published at the moment of each send. */
+  sender?: () => Sender;
   now?: () => Date;
 }): DigestRound {
-  const { senders, close } = digestSenders(notify);
+  const { senders, close } = digestSenders(notify, sender);
   const channels = [...senders.keys()];
   const spamFolderUrl = `${publicUrl}/inbox?folder=spam`;
   /** The last day this process found claimed (by itself or another): no need to ask again until the next day. */
