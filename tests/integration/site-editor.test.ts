@@ -162,6 +162,17 @@ describe("the Site page", () => {
     expect(saved.status).toBe(303);
     expect(saved.headers.location).toBe("/inbox/site?done=saved");
     expect(decoded((await send("/", { cookie: "" })).text)).toContain("Orders are open for the 2025 haunt season.");
+    // The draft on the public pages: for operators only, never kept by a cache, never indexed.
+    for (const path of ["/?preview", "/about?preview", "/contact?preview"]) {
+      const preview = await send(path);
+      expect(preview.status, path).toBe(200);
+      expect(preview.headers["cache-control"], path).toMatch(/^private, no-store\b/);
+      expect(preview.headers["x-robots-tag"], path).toBe("noindex, nofollow");
+      expect(preview.text, path).toContain("Orders are open for the 2027 haunt season.");
+      const visitor = await send(path, { cookie: "" });
+      expect(visitor.status, path).toBe(302);
+      expect(visitor.headers.location, path).toMatch(/^\/inbox\/login\?next=/);
+    }
 
     const stale = await send("/inbox/site", {
       method: "POST",
