@@ -35,7 +35,7 @@ export const siteEditorCopy = {
     business: "The business",
   },
   closesOnWhen: (timeZone: string, minutes: number) =>
-    `Orders close by themselves at midnight (${timeZone}) at the start of that day. Behind a CDN, visitors may see the change up to ${minutes} minutes later.`,
+    `The business's time zone is ${timeZone} (SITE_TIMEZONE). Behind a CDN, visitors may see the change up to ${minutes} minutes later.`,
   servicesHint: "A name and a one-line detail each, shown in this order on the home page.",
   service: (position: number) => `Service ${position}`,
   addService: "Add a service",

@@ -170,7 +170,7 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
       ) : null}
 
       <Section title={words.sections.season}>
-        <Field {...field("year")} inputMode="numeric" maxLength={4} required className="max-w-[12rem]" />
+        <Field {...field("year")} inputMode="numeric" maxLength={4} required className="max-w-xs" />
         <div className="flex items-start gap-3">
           <input
             id={fieldId(formFields.ordersOpen)}
@@ -275,7 +275,7 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
 
       <Section title={words.sections.about}>
         <Field {...field("aboutText")} maxLength={limits.aboutText} rows={12} required />
-        <Field {...field("experienceYears")} inputMode="numeric" maxLength={3} required className="max-w-[12rem]" />
+        <Field {...field("experienceYears")} inputMode="numeric" maxLength={3} required className="max-w-xs" />
       </Section>
 
       <Section title={words.sections.contact}>
@@ -292,8 +292,9 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
         <Field {...field("links")} rows={3} />
       </Section>
 
-      <div className="sticky bottom-0 z-10 mt-6 border-t border-night-600 bg-night-950/95 py-3">
-        <p className="mb-2 text-sm text-bone-300">{words.buttonsHint}</p>
+      <p className="mt-6 text-sm text-bone-300">{words.buttonsHint}</p>
+      {/* Kept in reach at the bottom of the window while the owner scrolls a long form (a phone especially). */}
+      <div className="sticky bottom-0 z-10 mt-2 border-t border-night-600 bg-night-950 py-3">
         <div className="flex flex-wrap gap-3">
           <button type="submit" name="intent" value="save" className={quietButtonClass}>
             {words.buttons.save}
