@@ -49,6 +49,8 @@ export default defineConfig({
       e2eServers.owner,
       e2eServers.ownerAtDefault,
       e2eServers.spam,
+      e2eServers.siteEditorJs,
+      e2eServers.siteEditorNoJs,
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   isRouteErrorResponse,
@@ -23,6 +23,12 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+/**
+ * The root loader's headers on the document: a preview's `private, no-store` and noindex (pageData) reach the pages
+ * that have no headers function of their own (Home, About, Privacy), which otherwise would be sent as shareable.
+ */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => rootData(request, context);
 
@@ -120,12 +126,15 @@ export function ErrorBoundary() {
   }
   // Unknown paths are the splat route's full 404 page; this covers a 404 thrown by a loader.
   const copy = isRouteErrorResponse(error) && error.status === 404 ? notFoundPage : errorPage;
+  // A database that does not answer (an owner page's 503): why, in the words the page gave.
+  const unavailable =
+    isRouteErrorResponse(error) && error.status === 503 && typeof error.data === "string" ? error.data.trim() : "";
   return (
     <>
       <title>{copy.title(businessName)}</title>
       <section className="mx-auto max-w-3xl px-4 py-20 text-center sm:px-6">
         <h1 className="font-display text-4xl font-bold text-bone-50">{copy.heading}</h1>
-        <p className="mt-4 text-lg text-bone-300">{copy.message}</p>
+        <p className="mt-4 text-lg text-bone-300">{unavailable || copy.message}</p>
       </section>
     </>
   );

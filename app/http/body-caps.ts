@@ -8,6 +8,9 @@
 export const defaultBodyCap = 64 * 1024;
 
 export const bodyCaps: Readonly<Record<string, number>> = {
+  // The Site page: every field of the site's content at its limit, in any script (a character can take 12 bytes
+  // form-encoded), fits.
+  "routes/inbox.site": 256 * 1024,
   // The photo upload gets its own cap here, documented in docs/security.md ("Request bodies"), e.g.
   // "routes/inbox.photos": 20 * 1024 * 1024. A route that should stream its body instead of having it read whole
   // first needs its own entry in server/actions.ts too.

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/react";
 import { inboxCopy } from "~/content/inbox";
 import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
-import { StoreUnavailableError } from "~/store/sql.server";
+import { isStoreUnavailable } from "~/store/sql.server";
 import type { InboxStore, Operator } from "~/store/types";
 
 /**
@@ -18,7 +18,7 @@ export function requireEmbedded(context: AppLoadContext): void {
 
 /** A database that does not answer becomes a 503 that says so in words (anything else is rethrown). */
 export function unavailable(error: unknown): never {
-  if (error instanceof StoreUnavailableError) {
+  if (isStoreUnavailable(error)) {
     throw new Response(inboxCopy.unavailable, {
       status: 503,
       headers: { ...privateHeaders, "Content-Type": "text/plain; charset=utf-8" },

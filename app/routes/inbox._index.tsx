@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useLoaderData } from "@remix-run/react";
 import { DeliverySummary } from "~/components/inbox/Delivery";
+import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { InboxShell, inputClass, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime, timeAgo } from "~/owner/format";
@@ -8,6 +9,7 @@ import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
+import { staleSeasonYear } from "~/site-content/editor.server";
 import { folders } from "~/store/types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
@@ -33,6 +35,7 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
       counts,
       hasMore,
       now: new Date(),
+      staleSeason: staleSeasonYear(context),
       erased: Number.isSafeInteger(erased) ? erased : null,
       // After an erase: the v1 file that still holds the address, which only the operator can change.
       stillInV1File: url.searchParams.get("v1") === "1" ? context.services.config.inboxFile : null,
@@ -56,12 +59,14 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
 }
 
 export default function InboxList() {
-  const { operator, place, counts, hasMore, now, items, erased, stillInV1File } = useLoaderData<typeof loader>();
+  const { operator, place, counts, hasMore, now, items, erased, stillInV1File, staleSeason } =
+    useLoaderData<typeof loader>();
   return (
     <InboxShell operator={operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.title}</h1>
       <p className="mt-1 text-bone-300">{inboxCopy.list.counts(counts, place.search !== "")}</p>
       <div className="mt-4">
+        <StaleSeason year={staleSeason} />
         <Notice text={erased === null ? null : inboxCopy.list.erased(erased)} />
         <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
       </div>

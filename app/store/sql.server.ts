@@ -41,6 +41,13 @@ export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
+/**
+ * The store opened by the server (build/server/) and the pages (the Remix build) each carry their own copy of the
+ * class above, so `instanceof` misses an error thrown by the other's copy: its name does not.
+ */
+export const isStoreUnavailable = (error: unknown): boolean =>
+  error instanceof StoreUnavailableError || (error instanceof Error && error.name === "StoreUnavailableError");
+
 /** Rejects with StoreUnavailableError when `promise` has not settled after `ms`. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

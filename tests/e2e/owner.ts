@@ -13,18 +13,20 @@ export const owner = e2eServers.owner;
 const databaseUrl = `file:${ownerDatabase}`;
 
 /** `npm run inbox -- ARGS` against the owner server's database (the built CLI, as an owner runs it). */
-export function inboxCli(args: string[], input?: string): string {
+export function inboxCli(args: string[], input?: string, server: { url: string; env: object } = owner): string {
+  const database = "DATABASE_URL" in server.env ? String(server.env.DATABASE_URL) : databaseUrl;
   return execFileSync(process.execPath, ["build/server/cli.js", ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: owner.url, API_HOST: "" },
+    env: { ...process.env, DATABASE_URL: database, PUBLIC_URL: server.url, API_HOST: "" },
     input: input ?? "",
     encoding: "utf8",
   });
 }
 
-export function newOperator(): { email: string; password: string } {
+/** A new operator of the owner server (or of `server`, an embedded one of servers.ts). */
+export function newOperator(server?: { url: string; env: object }): { email: string; password: string } {
   const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
   const password = `moonlit crypt ${randomUUID()}`;
-  inboxCli(["operator", "add", email], `${password}\n`);
+  inboxCli(["operator", "add", email], `${password}\n`, server);
   return { email, password };
 }
 

@@ -41,6 +41,11 @@ export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
 export const ownerDatabase = join(dataDir, "owner.db");
 export const ownerAtDefaultDatabase = join(dataDir, "owner-default.db");
+/** The Site page's servers: one per project, as the site's content is one per database (tests/e2e/site-editor.spec.ts). */
+export const siteEditorDatabases = {
+  js: join(dataDir, "site-editor-js.db"),
+  noJs: join(dataDir, "site-editor-no-js.db"),
+};
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
   RATE_LIMIT_SITE_PER_MINUTE: "0",
@@ -53,6 +58,22 @@ const spamFilterOff = { SPAM_FILTER: "off" };
 /** The spam server's SQLite file. */
 export const spamDatabase = join(dataDir, "spam.db");
 export const upstreamTimeoutMs = 1500;
+
+function siteEditorServer(port: number, database: string) {
+  return {
+    port,
+    url: url(port),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${database}`,
+      INBOX_FILE: `${database}.jsonl`,
+      PUBLIC_URL: url(port),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  };
+}
 
 export const e2eServers = {
   upstream: { port: upstreamPort, url: url(upstreamPort) },
@@ -131,6 +152,10 @@ export const e2eServers = {
       ...spamFilterOff,
     },
   },
+  // The owner's Site page: what one server publishes every page of it shows, so each project edits its own server
+  // (tests/e2e/site-editor.spec.ts runs its tests in order on it).
+  siteEditorJs: siteEditorServer(base + 21, siteEditorDatabases.js),
+  siteEditorNoJs: siteEditorServer(base + 22, siteEditorDatabases.noJs),
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

@@ -1,6 +1,7 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { inboxCopy } from "~/content/inbox";
+import { siteEditorCopy } from "~/content/site-editor";
 
 export const buttonClass =
   "inline-flex items-center rounded-md bg-ember-500 px-4 py-2 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300";
@@ -34,6 +35,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox/activity" className={tabClass}>
                 {inboxCopy.nav.activity}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/site" className={tabClass}>
+                {siteEditorCopy.nav}
               </NavLink>
             </li>
           </ul>

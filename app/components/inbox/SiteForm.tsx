@@ -1,0 +1,312 @@
+import { Form } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { buttonClass, inputClass, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { siteEditorCopy } from "~/content/site-editor";
+import { fieldHints, fieldLabels, limits, serviceLabels, type FieldPath } from "~/site-content/fields";
+import { fieldId, fieldOrder, formFields, serviceField, type SiteFormValues } from "~/site-content/form";
+
+/**
+ * The Site page's form: every field of the draft with its label, hint and (after a refused post) its message, tied to
+ * it with aria-describedby and aria-invalid; a summary of the problems at the top linking to each field. The server
+ * is the one judge of what is valid (noValidate), the same with JavaScript on and off.
+ */
+
+const words = siteEditorCopy;
+const smallButton =
+  "inline-flex items-center rounded-md border border-night-600 bg-night-800 px-3 py-1.5 text-sm font-medium text-bone-100 hover:border-ember-400 hover:text-ember-300 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:border-night-600 disabled:hover:text-bone-100";
+
+/** A field's label in the summary: its own label, or a service's ("Service 2 name"). */
+function labelOf(key: string): string {
+  const service = /^services\.(\d+)\.(name|detail)$/.exec(key);
+  if (service) return serviceLabels[service[2] as "name" | "detail"](Number(service[1]) + 1);
+  return fieldLabels[key as FieldPath] ?? key;
+}
+
+interface FieldProps {
+  name: string;
+  label: string;
+  value: string;
+  error?: string;
+  hint?: string;
+  maxLength?: number;
+  rows?: number;
+  type?: "text" | "date" | "email" | "tel";
+  inputMode?: "numeric" | "email" | "tel" | "url";
+  autoComplete?: string;
+  required?: boolean;
+  className?: string;
+}
+
+function Field({
+  name,
+  label,
+  value,
+  error,
+  hint,
+  maxLength,
+  rows,
+  type = "text",
+  required,
+  className,
+  ...rest
+}: FieldProps) {
+  const id = fieldId(name);
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const common = {
+    id,
+    name,
+    defaultValue: value,
+    maxLength,
+    "aria-describedby": describedBy,
+    "aria-invalid": error ? true : undefined,
+    "aria-required": required ? true : undefined,
+    className: `${inputClass}${error ? " border-red-400" : ""}`,
+  };
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block font-medium text-bone-100">
+        {label}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-0.5 text-sm text-bone-300">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-red-300">
+          {error}
+        </p>
+      ) : null}
+      {rows ? (
+        <textarea rows={rows} {...common} />
+      ) : (
+        <input type={type} autoComplete={rest.autoComplete ?? "off"} inputMode={rest.inputMode} {...common} />
+      )}
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="mt-6 rounded-xl border border-night-600 bg-night-800/70 p-4 sm:p-5">
+      <h2 className="font-display text-xl font-bold text-bone-50">{title}</h2>
+      <div className="mt-3 space-y-4">{children}</div>
+    </section>
+  );
+}
+
+export interface SiteFormProps {
+  values: SiteFormValues;
+  revision: number;
+  errors: Record<string, string> | null;
+  refusal: string | null;
+  note: string | null;
+  timeZone: string;
+  cdnMinutes: number;
+}
+
+export function SiteForm({ values, revision, errors, refusal, note, timeZone, cdnMinutes }: SiteFormProps) {
+  const alert = useRef<HTMLDivElement>(null);
+  // Drawn afresh after each refused post (the page keys it): take the reader to why.
+  useEffect(() => {
+    if (errors || refusal) alert.current?.focus();
+  }, [errors, refusal]);
+  const problems = errors
+    ? [
+        ...fieldOrder(values).filter((key) => errors[key]),
+        ...Object.keys(errors).filter((key) => !fieldOrder(values).includes(key)),
+      ]
+    : [];
+  const error = (key: string) => errors?.[key];
+  const field = (key: keyof typeof formFields) => ({
+    name: formFields[key],
+    label: fieldLabels[formFields[key]],
+    value: String(values[key]),
+    error: error(formFields[key]),
+    hint: fieldHints[formFields[key]],
+  });
+  const services = values.services;
+
+  return (
+    <Form method="post" noValidate className="mt-6" aria-label={words.title}>
+      {/* Enter in a field saves the draft: the first submit button is the form's default, so it must not be a move. */}
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="sr-only">
+        {words.buttons.save}
+      </button>
+      <input type="hidden" name="revision" value={revision} />
+
+      {problems.length > 0 ? (
+        <div
+          ref={alert}
+          role="alert"
+          tabIndex={-1}
+          className="rounded-md border border-red-400 bg-night-800 px-4 py-3 text-bone-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+        >
+          <p className="font-semibold">{words.errors.summary(problems.length)}</p>
+          <ul className="mt-2 list-disc space-y-1 pl-5">
+            {problems.map((key) => (
+              <li key={key}>
+                <a href={`#${fieldId(key)}`} className={linkClass}>
+                  {`${labelOf(key)}: ${errors![key]}`}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : refusal ? (
+        <div
+          ref={alert}
+          role="alert"
+          tabIndex={-1}
+          className="rounded-md border border-red-400 bg-night-800 px-4 py-3 font-semibold text-bone-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+        >
+          {refusal}
+        </div>
+      ) : null}
+      {note ? (
+        <p role="status" className="rounded-md border border-ghoul-400/60 bg-night-800 px-4 py-3 text-bone-50">
+          {note}
+        </p>
+      ) : null}
+
+      <Section title={words.sections.season}>
+        <Field {...field("year")} inputMode="numeric" maxLength={4} required className="max-w-xs" />
+        <div className="flex items-start gap-3">
+          <input
+            id={fieldId(formFields.ordersOpen)}
+            name={formFields.ordersOpen}
+            type="checkbox"
+            defaultChecked={values.ordersOpen}
+            className="mt-1 h-5 w-5 shrink-0 accent-ember-500"
+          />
+          <label htmlFor={fieldId(formFields.ordersOpen)} className="font-medium text-bone-100">
+            {fieldLabels[formFields.ordersOpen]}
+          </label>
+        </div>
+        <Field
+          {...field("closesOn")}
+          type="date"
+          hint={`${fieldHints["season.closesOn"]} ${words.closesOnWhen(timeZone, cdnMinutes)}`}
+          className="max-w-md"
+        />
+        <Field {...field("closedLine")} maxLength={limits.closedLine} />
+      </Section>
+
+      <Section title={words.sections.home}>
+        <Field {...field("tagline")} maxLength={limits.tagline} required />
+        <Field {...field("ordersNote")} maxLength={limits.ordersNote} rows={3} />
+      </Section>
+
+      <Section title={words.sections.services}>
+        <fieldset
+          id={fieldId("services")}
+          aria-describedby={[`${fieldId("services")}-hint`, error("services") ? `${fieldId("services")}-error` : ""]
+            .filter(Boolean)
+            .join(" ")}
+        >
+          <legend className="sr-only">{fieldLabels.services}</legend>
+          <p id={`${fieldId("services")}-hint`} className="text-sm text-bone-300">
+            {words.servicesHint}
+          </p>
+          {error("services") ? (
+            <p id={`${fieldId("services")}-error`} className="mt-1 text-sm font-semibold text-red-300">
+              {error("services")}
+            </p>
+          ) : null}
+          <ol className="mt-3 space-y-3">
+            {services.map((service, index) => (
+              <li key={index} className="rounded-lg border border-night-600 bg-night-950/60 p-3">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <h3 className="font-semibold text-bone-50">{words.service(index + 1)}</h3>
+                  <div className="flex flex-wrap gap-2">
+                    {(
+                      [
+                        ["up-service", words.up, index === 0],
+                        ["down-service", words.down, index === services.length - 1],
+                        ["remove-service", words.remove, services.length <= limits.servicesMin],
+                      ] as const
+                    ).map(([intent, label, disabled]) => (
+                      <button
+                        key={intent}
+                        type="submit"
+                        name="intent"
+                        value={`${intent}:${index}`}
+                        disabled={disabled}
+                        className={smallButton}
+                      >
+                        <span className="sr-only">{words.servicePrefix(index + 1)}</span>
+                        {label}
+                      </button>
+                    ))}
+                  </div>
+                </div>
+                <div className="mt-2 grid gap-3 md:grid-cols-[2fr_3fr]">
+                  <Field
+                    name={serviceField(index, "name")}
+                    label={serviceLabels.name(index + 1)}
+                    value={service.name}
+                    error={error(serviceField(index, "name"))}
+                    maxLength={limits.serviceName}
+                    required
+                  />
+                  <Field
+                    name={serviceField(index, "detail")}
+                    label={serviceLabels.detail(index + 1)}
+                    value={service.detail}
+                    error={error(serviceField(index, "detail"))}
+                    maxLength={limits.serviceDetail}
+                    required
+                  />
+                </div>
+              </li>
+            ))}
+          </ol>
+          <button
+            type="submit"
+            name="intent"
+            value="add-service"
+            disabled={services.length >= limits.servicesMax}
+            className={`${smallButton} mt-3`}
+          >
+            {words.addService}
+          </button>
+        </fieldset>
+      </Section>
+
+      <Section title={words.sections.about}>
+        <Field {...field("aboutText")} maxLength={limits.aboutText} rows={12} required />
+        <Field {...field("experienceYears")} inputMode="numeric" maxLength={3} required className="max-w-xs" />
+      </Section>
+
+      <Section title={words.sections.contact}>
+        <Field {...field("contactIntro")} maxLength={limits.contactIntro} rows={3} required />
+      </Section>
+
+      <Section title={words.sections.business}>
+        <Field {...field("businessName")} maxLength={limits.businessName} required autoComplete="organization" />
+        <div className="grid gap-4 md:grid-cols-2">
+          <Field {...field("email")} type="email" maxLength={limits.email} autoComplete="email" />
+          <Field {...field("phone")} type="tel" maxLength={limits.phone} autoComplete="tel" />
+        </div>
+        <Field {...field("region")} maxLength={limits.region} />
+        <Field {...field("links")} rows={3} />
+      </Section>
+
+      <p className="mt-6 text-sm text-bone-300">{words.buttonsHint}</p>
+      {/* Kept in reach at the bottom of the window while the owner scrolls a long form (a phone especially). */}
+      <div className="sticky bottom-0 z-10 mt-2 border-t border-night-600 bg-night-950 py-3">
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" name="intent" value="save" className={quietButtonClass}>
+            {words.buttons.save}
+          </button>
+          <button type="submit" name="intent" value="preview" className={quietButtonClass}>
+            {words.buttons.preview}
+          </button>
+          <button type="submit" name="intent" value="publish" className={buttonClass}>
+            {words.buttons.publish}
+          </button>
+        </div>
+      </div>
+    </Form>
+  );
+}

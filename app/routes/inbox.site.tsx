@@ -1,0 +1,202 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { InboxShell, linkClass, Notice } from "~/components/inbox/InboxShell";
+import { SiteForm } from "~/components/inbox/SiteForm";
+import { StaleSeason } from "~/components/inbox/StaleSeason";
+import { inboxCopy } from "~/content/inbox";
+import { siteEditorCopy } from "~/content/site-editor";
+import { absoluteTime } from "~/owner/format";
+import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { shownToOwner } from "~/owner/shown";
+import { cdnDelayMinutes, staleMessage, staleSeasonYear } from "~/site-content/editor.server";
+import { editServices, errorsByField, fromContent, fromForm, toInput, type SiteFormValues } from "~/site-content/form";
+import { describeChanges } from "~/site-content/changes";
+import { draftContent, publishContent } from "~/site-content/publish.server";
+import {
+  contentFromJson,
+  defaultSiteContent,
+  validateSiteContent,
+  type FieldErrors,
+} from "~/site-content/schema.server";
+
+export const meta: MetaFunction = () => [
+  { title: `${siteEditorCopy.title} | ${inboxCopy.title}` },
+  { name: "robots", content: "noindex, nofollow" },
+];
+export const headers = inboxHeaders;
+
+/**
+ * The owner's Site page (issue 24): the draft of the site's content in one form, with Save draft, Preview and Publish.
+ * The services' add, remove and move buttons post the form back and show it changed, saving nothing, so they work
+ * without JavaScript and keep what was typed. A refused post (a field's problem, or a save from a stale revision) shows
+ * the form again as typed.
+ */
+export async function loader(args: LoaderFunctionArgs) {
+  return asOperator(args, showSite);
+}
+
+function doneNotice(url: URL): string | null {
+  const version = Number.parseInt(url.searchParams.get("version") ?? "", 10);
+  const done = siteEditorCopy.done;
+  switch (url.searchParams.get("done")) {
+    case "saved":
+      return done.saved;
+    case "unchanged":
+      return done.unchanged;
+    case "published":
+      return Number.isSafeInteger(version) ? done.published(version, cdnDelayMinutes()) : null;
+    default:
+      return null;
+  }
+}
+
+async function showSite({ request, context }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
+  const [{ content, revision }, draft, published] = await Promise.all([
+    draftContent(store),
+    store.siteDraft(),
+    store.publishedSite(),
+  ]);
+  const live = published ? contentFromJson(published.content) : defaultSiteContent;
+  return data(
+    shownToOwner({
+      operator: operator.email,
+      values: fromContent(content),
+      revision,
+      published: published
+        ? { version: published.number, at: absoluteTime(published.publishedAt), by: published.publishedBy }
+        : null,
+      saved: draft.savedAt && draft.savedBy ? { at: absoluteTime(draft.savedAt), by: draft.savedBy } : null,
+      pending: describeChanges(live, content),
+      notice: doneNotice(new URL(request.url)),
+      staleSeason: staleSeasonYear(context),
+      timeZone: context.services.config.timeZone,
+      cdnMinutes: cdnDelayMinutes(),
+    }),
+    { headers: privateHeaders },
+  );
+}
+
+/** What a post that does not leave the page shows: the form as typed, and why it is back. */
+interface Returned {
+  values: SiteFormValues;
+  revision: number;
+  /** A new one each time, so the form is drawn afresh from these values (JavaScript keeps the old inputs otherwise). */
+  formKey: string;
+  errors: FieldErrors | null;
+  refusal: string | null;
+  note: string | null;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  return asOperator(args, editSite);
+}
+
+async function editSite({ request, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "save");
+  const values = fromForm(form);
+  const posted = Number(form.get("revision"));
+  // No revision (a hand-made post) is never the draft's: it is refused as stale, with the current one to save again.
+  const revision = Number.isSafeInteger(posted) && posted >= 0 ? posted : -1;
+  const back = (returned: Partial<Returned>, status: number) =>
+    data(
+      shownToOwner({
+        values,
+        revision,
+        formKey: crypto.randomUUID(),
+        errors: null,
+        refusal: null,
+        note: null,
+        ...returned,
+      }),
+      { status, headers: privateHeaders },
+    );
+
+  const services = editServices(values.services, intent);
+  if (services) return back({ values: { ...values, services }, note: siteEditorCopy.serviceEdited }, 200);
+  if (!["save", "preview", "publish"].includes(intent))
+    return back({ refusal: siteEditorCopy.errors.unknownAction }, 400);
+
+  const checked = validateSiteContent(toInput(values));
+  if (!checked.ok) return back({ errors: errorsByField(checked.errors) }, 400);
+  const stale = (draft: Parameters<typeof staleMessage>[0]) =>
+    back({ revision: draft.revision, refusal: staleMessage(draft) }, 409);
+
+  if (intent === "publish") {
+    const result = await publishContent(store, checked.content, revision, operator.email);
+    if (result.ok) {
+      await context.services.sitePublished();
+      return redirect(`/inbox/site?done=published&version=${result.version}`, { status: 303, headers: privateHeaders });
+    }
+    if (result.reason === "stale") return stale(result.draft);
+    return redirect("/inbox/site?done=unchanged", { status: 303, headers: privateHeaders });
+  }
+  const saved = await store.saveSiteDraft(JSON.stringify(checked.content), revision, operator.email);
+  if (!saved.ok) return stale(saved.draft);
+  return redirect(intent === "preview" ? "/?preview" : "/inbox/site?done=saved", {
+    status: 303,
+    headers: privateHeaders,
+  });
+}
+
+export default function InboxSite() {
+  const page = useLoaderData<typeof loader>();
+  const returned = useActionData<typeof action>();
+  const words = siteEditorCopy;
+  return (
+    <InboxShell operator={page.operator}>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">
+        <h1 className="font-display text-3xl font-bold text-bone-50">{words.title}</h1>
+        <Link to="/inbox/site/history" className={linkClass}>
+          {words.historyLink}
+        </Link>
+      </div>
+      <p className="mt-1 max-w-3xl text-bone-300">{words.intro}</p>
+      <div className="mt-4">
+        <Notice text={returned ? null : page.notice} />
+        <StaleSeason year={page.staleSeason} link={false} />
+      </div>
+      <section className="rounded-xl border border-night-600 bg-night-800/70 p-4 text-sm text-bone-100">
+        <p>
+          {page.published
+            ? words.published.version(page.published.version, page.published.at, page.published.by)
+            : words.published.none}
+          {page.saved ? ` ${words.draft.saved(page.saved.at, page.saved.by)}` : null}
+        </p>
+        {page.pending.length === 0 ? (
+          <p className="mt-2 text-bone-300">{words.draft.same}</p>
+        ) : (
+          <>
+            <p className="mt-2">{words.draft.pending(page.pending.length)}</p>
+            <ul className="mt-1 list-disc space-y-1 pl-5 text-bone-300">
+              {page.pending.map((change, index) => (
+                <li key={index}>
+                  <span className="text-bone-100">{change.label}:</span> {change.before} → {change.after}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+          <span>{words.previewLinks}</span>
+          {words.previewPages.map((link) => (
+            <a key={link.to} href={link.to} className={linkClass}>
+              {link.label}
+            </a>
+          ))}
+        </p>
+      </section>
+      <SiteForm
+        key={`${returned?.revision ?? page.revision}-${returned?.formKey ?? ""}`}
+        values={returned?.values ?? page.values}
+        revision={returned?.revision ?? page.revision}
+        errors={returned?.errors ?? null}
+        refusal={returned?.refusal ?? null}
+        note={returned?.note ?? null}
+        timeZone={page.timeZone}
+        cdnMinutes={page.cdnMinutes}
+      />
+    </InboxShell>
+  );
+}

@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import type { Browser, Page } from "@playwright/test";
+import { inboxCopy } from "../../app/content/inbox";
+import { previewBanner, seasonNotice } from "../../app/content/site";
+import { siteEditorCopy } from "../../app/content/site-editor";
+import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
+import { asClient, logIn, newOperator } from "./owner";
+import { e2eServers } from "./servers";
+
+/**
+ * The owner's Site page with JavaScript on and off: edit the season and a service, save a draft (nothing public
+ * changes), preview it (operators only, never cached or indexed), publish it; a close date in the past closes orders;
+ * History restores an older version; two operators at once; bad input per field; the stale-season warning. The site's
+ * content is one per database, so each project has its own server and this file's tests run in order on it.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+const words = siteEditorCopy;
+const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.siteEditorJs : e2eServers.siteEditorNoJs);
+
+/** The public home page as a visitor gets it (no cookie): its text. */
+async function publicHome(server: { url: string }): Promise<string> {
+  const response = await fetch(`${server.url}/`, { signal: AbortSignal.timeout(10_000) });
+  return (await response.text()).replace(/<!-- -->/g, "").replace(/&#x27;/g, "'");
+}
+
+/** Logs a new operator in and opens the Site page. */
+async function openSite(page: Page, jsEnabled: boolean) {
+  const server = serverFor(jsEnabled);
+  const operator = newOperator(server);
+  await asClient(page);
+  await page.goto(`${server.url}/inbox/site`);
+  await logIn(page, operator);
+  await expect(page).toHaveURL(`${server.url}/inbox/site`);
+  if (jsEnabled) await waitForHydration(page);
+  return { server, operator };
+}
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+/** Clicks a button that posts the form; what the page shows next is awaited by the assertions after it. */
+async function press(page: Page, name: string) {
+  await button(page, name).click();
+}
+
+test("the season warning on /inbox leads to the Site page while the site offers a season that is over", async ({
+  page,
+  jsEnabled,
+}) => {
+  const { server } = await openSite(page, jsEnabled);
+  // The season this file starts from (the server's database outlives a run): 2025, open, no close date.
+  await field(page, "Season year").fill("2025");
+  await field(page, "Orders are open").check();
+  await field(page, "Orders close on").fill("");
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toHaveText(/visitors see it now|Nothing new to publish/);
+  expect(await publicHome(server)).toContain(seasonNotice.open(2025));
+  await page.getByRole("link", { name: inboxCopy.nav.inbox }).click();
+  await expect(page.getByText(words.staleSeason(2025))).toBeVisible();
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await page.getByRole("link", { name: words.fixSeason }).click();
+  await expect(page).toHaveURL(/\/inbox\/site#site-season-year$/);
+  await expect(page.getByText(words.staleSeason(2025))).toBeVisible();
+  await expect(field(page, "Season year")).toHaveValue("2025");
+});
+
+test("edit the season and a service, save a draft, preview it, publish it", async ({ page, jsEnabled, browser }) => {
+  test.setTimeout(90_000);
+  const { server } = await openSite(page, jsEnabled);
+  const token = randomUUID().slice(0, 8);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  await field(page, "Season year").fill("2027");
+  await field(page, "Service 2 name").fill(`Fog machines ${token}`);
+  await field(page, "Service 2 detail").fill("Low-lying fog for every graveyard.");
+  await press(page, words.buttons.save);
+  await expect(page.getByRole("status")).toHaveText(words.done.saved);
+  await expect(field(page, "Season year")).toHaveValue("2027");
+  await expect(page.getByText("Season year: 2025 → 2027")).toBeVisible();
+  // Nothing public changed.
+  const before = await publicHome(server);
+  expect(before).toContain(seasonNotice.open(2025));
+  expect(before).not.toContain(token);
+
+  // Preview: the draft on the public pages, for operators only, never cached or indexed.
+  await press(page, words.buttons.preview);
+  await expect(page).toHaveURL(`${server.url}/?preview`);
+  await expect(page.getByText(previewBanner.text)).toBeVisible();
+  await expect(page.getByText(seasonNotice.open(2027))).toBeVisible();
+  await expect(page.getByText(`Fog machines ${token}`)).toBeVisible();
+  const preview = await page.request.get(`${server.url}/?preview`);
+  expect(preview.headers()["cache-control"]).toMatch(/^private, no-store\b/);
+  expect(await preview.text()).toMatch(/<meta name="robots" content="noindex[^"]*"/);
+  await expectVisitorGetsLogin(browser, `${server.url}/?preview`);
+  expect(await publicHome(server)).not.toContain(token);
+
+  await page.getByRole("link", { name: previewBanner.back }).click();
+  await expect(page).toHaveURL(`${server.url}/inbox/site`);
+  if (jsEnabled) await waitForHydration(page);
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toHaveText(
+    /^Published version \d+: visitors see it now\. A CDN .* 6 minutes\.$/,
+  );
+  const after = await publicHome(server);
+  expect(after).toContain(seasonNotice.open(2027));
+  expect(after).toContain(`Fog machines ${token}`);
+  await expect(page.getByText(words.staleSeason(2025))).toHaveCount(0);
+});
+
+async function expectVisitorGetsLogin(browser: Browser, url: string) {
+  const visitor = await browser.newContext();
+  try {
+    const page = await visitor.newPage();
+    await page.goto(url);
+    await expect(page).toHaveURL(/\/inbox\/login\?next=/);
+    await expect(page.getByRole("heading", { name: inboxCopy.login.heading })).toBeVisible();
+  } finally {
+    await visitor.close();
+  }
+}
+
+test("a close date in the past closes orders with the owner's line; History restores the open season", async ({
+  page,
+  jsEnabled,
+}) => {
+  test.setTimeout(90_000);
+  const { server } = await openSite(page, jsEnabled);
+  const token = randomUUID().slice(0, 8);
+  const year = await field(page, "Season year").inputValue();
+  await field(page, "Orders close on").fill("2020-08-31");
+  await field(page, "Line shown when orders are closed").fill(`Enquiries for next season are welcome ${token}.`);
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toContainText("visitors see it now");
+  const closed = await publicHome(server);
+  expect(closed).toContain(seasonNotice.closed(Number(year)));
+  expect(closed).toContain(`Enquiries for next season are welcome ${token}.`);
+  expect(closed).not.toContain(seasonNotice.open(Number(year)));
+
+  await page.getByRole("link", { name: words.historyLink }).click();
+  await expect(page.getByRole("heading", { level: 1, name: words.history.title })).toBeVisible();
+  if (jsEnabled) await waitForHydration(page);
+  const newest = page.getByRole("article").first();
+  await expect(newest).toContainText("Orders close on: (empty) → 2020-08-31");
+  await expect(newest).toContainText(words.history.current);
+  const older = page.getByRole("article").nth(1);
+  const olderName = (await older.getByRole("heading").textContent())!;
+  const olderNumber = Number(/Version (\d+)/.exec(olderName)![1]);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await older.getByRole("button", { name: words.history.restoreLabel(olderNumber) }).click();
+  await expect(page.getByRole("status")).toContainText(`Version ${olderNumber} restored as version`);
+  await expect(page.getByRole("article").first()).toContainText(words.history.restoredFrom(olderNumber));
+  await expect(page.getByRole("article").first()).toContainText("Orders close on: 2020-08-31 → (empty)");
+  const reopened = await publicHome(server);
+  expect(reopened).toContain(seasonNotice.open(Number(year)));
+  expect(reopened).not.toContain(token);
+});
+
+test("two operators at once: the later save is refused with who and when, and keeps what was typed", async ({
+  page,
+  jsEnabled,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const { operator: first } = await openSite(page, jsEnabled);
+  const second = await browser.newContext({ javaScriptEnabled: jsEnabled });
+  try {
+    const other = await second.newPage();
+    await openSite(other, jsEnabled);
+    const token = randomUUID().slice(0, 8);
+    await field(page, "Home tagline").fill(`First operator's tagline ${token}`);
+    await press(page, words.buttons.save);
+    await expect(page.getByRole("status")).toHaveText(words.done.saved);
+
+    await field(other, "Home tagline").fill(`Second operator's tagline ${token}`);
+    await field(other, "Orders note").fill(`Second operator's note ${token}`);
+    await press(other, words.buttons.save);
+    const refusal = other.getByRole("alert");
+    await expect(refusal).toContainText(`${first.email} saved the site at`);
+    await expect(refusal).toContainText("after you opened this page. Your changes are below, not saved");
+    await expect(field(other, "Home tagline")).toHaveValue(`Second operator's tagline ${token}`);
+    await expect(field(other, "Orders note")).toHaveValue(`Second operator's note ${token}`);
+
+    // Pressed again, deliberately: the second operator's words are the draft.
+    await press(other, words.buttons.save);
+    await expect(other.getByRole("status")).toHaveText(words.done.saved);
+    await expect(field(other, "Home tagline")).toHaveValue(`Second operator's tagline ${token}`);
+  } finally {
+    await second.close();
+  }
+});
+
+test("bad input: a message per field, tied to it, and everything typed kept", async ({ page, jsEnabled }) => {
+  test.setTimeout(90_000);
+  await openSite(page, jsEnabled);
+  const token = randomUUID().slice(0, 8);
+  await field(page, "Season year").fill("25");
+  await field(page, "Home tagline").fill("");
+  await field(page, "Service 1 detail").fill("Props with <b>bold</b> claims");
+  await field(page, "Service 2 name").fill(`Kept ${token}`);
+  await field(page, "Public e-mail").fill("not an address");
+  await press(page, words.buttons.save);
+
+  const summary = page.getByRole("alert");
+  await expect(summary).toContainText(words.errors.summary(4));
+  const problems: [string, string][] = [
+    ["Season year", "Please enter a four-digit year from 2000 to 2100."],
+    ["Home tagline", "Please fill this in."],
+    ["Service 1 detail", "Text only: please remove the HTML tag (the page shows text as written)."],
+    ["Public e-mail", "Please enter an e-mail address like name@example.com, or leave it empty."],
+  ];
+  for (const [label, message] of problems) {
+    await expect(summary.getByRole("link", { name: `${label}: ${message}` })).toBeVisible();
+    await expect(field(page, label)).toHaveAttribute("aria-invalid", "true");
+    await expect(field(page, label)).toHaveAccessibleDescription(new RegExp(message.replace(/[().]/g, "\\$&")));
+  }
+  await expect(field(page, "Season year")).toHaveValue("25");
+  await expect(field(page, "Service 1 detail")).toHaveValue("Props with <b>bold</b> claims");
+  await expect(field(page, "Service 2 name")).toHaveValue(`Kept ${token}`);
+  await expect(field(page, "Public e-mail")).toHaveValue("not an address");
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  // The summary's link takes the owner to the field.
+  await summary.getByRole("link", { name: /^Home tagline:/ }).click();
+  await expect(page).toHaveURL(/#site-home-tagline$/);
+  expect(await publicHome(serverFor(jsEnabled))).not.toContain(`Kept ${token}`);
+});
+
+test("services are added, moved and removed without saving, keeping what was typed", async ({ page, jsEnabled }) => {
+  test.setTimeout(90_000);
+  const { server } = await openSite(page, jsEnabled);
+  const token = randomUUID().slice(0, 8);
+  const count = await page.locator('input[name^="services."][name$=".name"]').count();
+  await field(page, "Home tagline").fill(`Typed before the moves ${token}`);
+  await press(page, words.addService);
+  await expect(page.getByRole("status")).toHaveText(words.serviceEdited);
+  await field(page, `Service ${count + 1} name`).fill(`Coffin lifts ${token}`);
+  await field(page, `Service ${count + 1} detail`).fill("Lids that rise on cue.");
+  await press(page, `${words.servicePrefix(count + 1)}${words.up}`);
+  await expect(field(page, `Service ${count} name`)).toHaveValue(`Coffin lifts ${token}`);
+  await press(page, `${words.servicePrefix(1)}${words.remove}`);
+  await expect(field(page, `Service ${count - 1} name`)).toHaveValue(`Coffin lifts ${token}`);
+  await expect(field(page, "Home tagline")).toHaveValue(`Typed before the moves ${token}`);
+  expect(await publicHome(server)).not.toContain(token);
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toContainText("visitors see it now");
+  const published = await publicHome(server);
+  expect(published).toContain(`Coffin lifts ${token}`);
+  expect(published).toContain(`Typed before the moves ${token}`);
+});
