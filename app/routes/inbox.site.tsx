@@ -96,9 +96,10 @@ async function editSite({ request, context }: ActionFunctionArgs, { operator, st
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "save");
   const values = fromForm(form);
-  const posted = Number(form.get("revision"));
-  // No revision (a hand-made post) is never the draft's: it is refused as stale, with the current one to save again.
-  const revision = Number.isSafeInteger(posted) && posted >= 0 ? posted : -1;
+  const posted = form.get("revision");
+  // No revision, or not a number (a hand-made post), is never the draft's: it is refused as stale, with the current
+  // one to save again. (Number() would read a missing or empty one as 0, a fresh site's revision.)
+  const revision = typeof posted === "string" && /^\d{1,15}$/.test(posted) ? Number(posted) : -1;
   const back = (returned: Partial<Returned>, status: number) =>
     data(
       shownToOwner({

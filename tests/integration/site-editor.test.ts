@@ -155,6 +155,13 @@ describe("the Site page", () => {
   });
 
   it("saves a draft (nothing public changes), refuses a save from a stale revision with who and when, publishes", async () => {
+    // A hand-made post without a revision, or with an empty one, is not the fresh draft's 0: refused, nothing kept.
+    for (const revision of [undefined, "", "1e0", "-0"]) {
+      const { revision: _posted, ...rest } = formBody("publish", 0, (values) => (values.year = "2099"));
+      const body = revision === undefined ? rest : { ...rest, revision };
+      expect((await send("/inbox/site", { method: "POST", body })).status, `revision ${revision}`).toBe(409);
+    }
+    expect(decoded((await send("/inbox/site")).text)).not.toContain('value="2099"');
     const saved = await send("/inbox/site", {
       method: "POST",
       body: formBody("save", 0, (values) => (values.year = "2027")),
