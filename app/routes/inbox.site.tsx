@@ -119,7 +119,9 @@ async function editSite({ request, context }: ActionFunctionArgs, { operator, st
   if (!["save", "preview", "publish"].includes(intent))
     return back({ refusal: siteEditorCopy.errors.unknownAction }, 400);
 
-  const checked = validateSiteContent(toInput(values));
+  // The photos are edited on their own page: the draft's stay as they are (a stale revision is refused below anyway).
+  const { content: draft } = await draftContent(store);
+  const checked = validateSiteContent({ ...(toInput(values) as object), photos: draft.photos });
   if (!checked.ok) return back({ errors: errorsByField(checked.errors) }, 400);
   const stale = (draft: Parameters<typeof staleMessage>[0]) =>
     back({ revision: draft.revision, refusal: staleMessage(draft) }, 409);

@@ -1,5 +1,5 @@
 import { fieldLabels, serviceLabels, type FieldPath } from "~/site-content/fields";
-import type { SiteContent } from "~/site-content/schema.server";
+import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
 import type { SiteChange } from "~/store/types";
 
 /**
@@ -14,6 +14,12 @@ const shown = (value: unknown): string => {
   const oneLine = text.replace(/\s+/g, " ").trim();
   return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
 };
+
+/** A photo's place as the history names it: the upload (first characters of its id), its alt text, its focus. */
+const placed = (photo: PhotoPlacement | null) =>
+  photo
+    ? `photo ${photo.upload.slice(0, 6)} “${photo.alt}” (focus ${Math.round(photo.focus.x * 100)} %, ${Math.round(photo.focus.y * 100)} %)`
+    : "(drawn art)";
 
 const scalarFields: [FieldPath, (content: SiteContent) => unknown][] = [
   ["season.year", (c) => c.season.year],
@@ -30,6 +36,13 @@ const scalarFields: [FieldPath, (content: SiteContent) => unknown][] = [
   ["business.phone", (c) => c.business.phone],
   ["business.region", (c) => c.business.region],
   ["business.links", (c) => c.business.links],
+  ["photos.slides.0", (c) => placed(c.photos.slides[0])],
+  ["photos.slides.1", (c) => placed(c.photos.slides[1])],
+  ["photos.slides.2", (c) => placed(c.photos.slides[2])],
+  ["photos.about", (c) => placed(c.photos.about)],
+  ["photos.captions.0", (c) => c.photos.captions[0]],
+  ["photos.captions.1", (c) => c.photos.captions[1]],
+  ["photos.captions.2", (c) => c.photos.captions[2]],
 ];
 
 export function describeChanges(before: SiteContent, after: SiteContent): SiteChange[] {

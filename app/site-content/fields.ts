@@ -23,6 +23,8 @@ export const limits = {
   region: 80,
   linksMax: 5,
   link: 200,
+  alt: 200,
+  caption: 120,
 } as const;
 
 /** Where the About text shows the years of experience ("over 15 years of haunt experience"). */
@@ -45,6 +47,13 @@ export const fieldLabels = {
   "business.phone": "Phone",
   "business.region": "Town or region",
   "business.links": "Social links",
+  "photos.slides.0": "Carousel slide 1 photo",
+  "photos.slides.1": "Carousel slide 2 photo",
+  "photos.slides.2": "Carousel slide 3 photo",
+  "photos.about": "About photo",
+  "photos.captions.0": "Slide 1 caption",
+  "photos.captions.1": "Slide 2 caption",
+  "photos.captions.2": "Slide 3 caption",
 } as const;
 
 export type FieldPath = keyof typeof fieldLabels;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { carousel } from "~/content/home";
 import { limits, yearsToken } from "~/site-content/fields";
 
 /**
@@ -100,6 +101,19 @@ const defaultServices = [
 
 const service = z.object({ name: text(limits.serviceName), detail: text(limits.serviceDetail) });
 
+/**
+ * A photo in a place on the site (issue 25): which upload (its id, the hash of its bytes), its alt text and the point
+ * the crop keeps (0..1 from the left and the top). The encoded files are found by these (app/photos/).
+ */
+const placement = z.object({
+  upload: z.string().regex(/^[0-9a-f]{24}$/, "Please choose an uploaded photo."),
+  alt: text(limits.alt),
+  focus: z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) }).default({ x: 0.5, y: 0.5 }),
+});
+export type PhotoPlacement = z.output<typeof placement>;
+
+const caption = text(limits.caption);
+
 export const siteContentSchema = z.object({
   season: z
     .object({
@@ -166,6 +180,18 @@ export const siteContentSchema = z.object({
         .max(limits.linksMax, messages.links),
     })
     .default({ name: "Grimforge Haunt Props", email: null, phone: null, region: null, links: [] }),
+  /** The owner's photos: one per carousel slide and the About photo (null: the drawn art, or a build's photos/). */
+  photos: z
+    .object({
+      slides: z.tuple([placement.nullable(), placement.nullable(), placement.nullable()]),
+      about: placement.nullable(),
+      captions: z.tuple([caption, caption, caption]),
+    })
+    .default({
+      slides: [null, null, null],
+      about: null,
+      captions: [carousel.slides[0].caption, carousel.slides[1].caption, carousel.slides[2].caption],
+    }),
 });
 
 export type SiteContent = z.output<typeof siteContentSchema>;

@@ -193,4 +193,49 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // The owner's photos (issue 25), in the database so that every instance serves them: each upload's original bytes
+    // (kept, so a photo can be placed again with another crop); a rendition per upload, shape and focal point, encoded
+    // in the background by one instance at a time (claimed under a lease, its progress counted); and every encoded
+    // file by its content-hashed name. BYTEA is a BLOB to SQLite (its affinity never converts bytes).
+    version: 9,
+    statements: [
+      `CREATE TABLE photo_uploads (
+        id TEXT PRIMARY KEY,
+        original BYTEA NOT NULL,
+        content_type TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        byte_size INTEGER NOT NULL,
+        file_name TEXT NOT NULL,
+        uploaded_at BIGINT NOT NULL,
+        uploaded_by TEXT NOT NULL
+      )`,
+      `CREATE TABLE photo_renditions (
+        key TEXT PRIMARY KEY,
+        upload_id TEXT NOT NULL REFERENCES photo_uploads (id),
+        shape TEXT NOT NULL,
+        focus_x DOUBLE PRECISION NOT NULL,
+        focus_y DOUBLE PRECISION NOT NULL,
+        state TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        entry TEXT,
+        error TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        claim_token TEXT,
+        claim_until BIGINT,
+        created_at BIGINT NOT NULL,
+        ready_at BIGINT
+      )`,
+      "CREATE INDEX photo_renditions_by_state ON photo_renditions (state, created_at)",
+      `CREATE TABLE photo_files (
+        name TEXT PRIMARY KEY,
+        rendition_key TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        bytes BYTEA NOT NULL
+      )`,
+      "CREATE INDEX photo_files_by_rendition ON photo_files (rendition_key)",
+    ],
+  },
 ];

@@ -4,7 +4,8 @@
  * a database that hangs (dead disk, stuck mount, unreachable server) fails the call instead of hanging a request.
  */
 
-export type Params = readonly (string | number | null)[];
+/** Statement parameters; bytes (a photo) are a BLOB on SQLite and a BYTEA on PostgreSQL. */
+export type Params = readonly (string | number | null | Uint8Array)[];
 export type Row = Record<string, unknown>;
 export interface Statement {
   sql: string;

@@ -6,6 +6,7 @@ import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
 import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
 import type { SqlClient } from "~/store/sql.server";
+import { photoOperations } from "~/store/photos.server";
 import { siteOperations } from "~/store/site.server";
 import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
@@ -46,6 +47,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
     ...v1Operations(db),
     ...ownerOperations(db),
     ...siteOperations(db),
+    ...photoOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

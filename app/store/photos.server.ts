@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import { time } from "~/store/rows.server";
+import { transaction, type Row, type SqlClient } from "~/store/sql.server";
+import type { PhotoOperations, PhotoRendition, PhotoShape, PhotoUpload } from "~/store/types";
+
+/**
+ * The owner's photos in the database (issue 25): uploads with their original bytes, renditions encoded by one
+ * instance at a time under a lease (as the outbox claims notifications), and the encoded files by name. Written once
+ * for SQLite and PostgreSQL.
+ */
+
+const bytesOf = (value: unknown): Uint8Array =>
+  value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBufferLike);
+
+const uploadFrom = (row: Row): PhotoUpload => ({
+  id: String(row.id),
+  contentType: String(row.content_type),
+  width: Number(row.width),
+  height: Number(row.height),
+  byteSize: Number(row.byte_size),
+  fileName: String(row.file_name),
+  uploadedAt: time(row.uploaded_at),
+  uploadedBy: String(row.uploaded_by),
+});
+
+const renditionFrom = (row: Row): PhotoRendition => ({
+  key: String(row.key),
+  uploadId: String(row.upload_id),
+  shape: String(row.shape) as PhotoShape,
+  focus: { x: Number(row.focus_x), y: Number(row.focus_y) },
+  state: String(row.state) as PhotoRendition["state"],
+  done: Number(row.done),
+  total: Number(row.total),
+  entry: row.entry === null || row.entry === undefined ? null : String(row.entry),
+  error: row.error === null || row.error === undefined ? null : String(row.error),
+});
+
+const uploadColumns = "id, content_type, width, height, byte_size, file_name, uploaded_at, uploaded_by";
+const renditionColumns = "key, upload_id, shape, focus_x, focus_y, state, done, total, entry, error";
+
+export function photoOperations(db: SqlClient): PhotoOperations {
+  const operations: PhotoOperations = {
+    async saveUpload({ id, original, contentType, width, height, byteSize, fileName, uploadedBy }, now = new Date()) {
+      const rows = await db.query(
+        `INSERT INTO photo_uploads (id, original, content_type, width, height, byte_size, file_name, uploaded_at, uploaded_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [id, original, contentType, width, height, byteSize, fileName, now.getTime(), uploadedBy],
+      );
+      return rows.length === 1;
+    },
+
+    async listUploads() {
+      return (await db.query(`SELECT ${uploadColumns} FROM photo_uploads ORDER BY uploaded_at DESC, id`)).map(
+        uploadFrom,
+      );
+    },
+
+    async getUpload(id) {
+      const [row] = await db.query(`SELECT ${uploadColumns} FROM photo_uploads WHERE id = ?`, [id]);
+      return row ? uploadFrom(row) : null;
+    },
+
+    async requestRendition(key, uploadId, shape, { x, y }, now = new Date()) {
+      const steps = await transaction(db, [
+        {
+          sql: `INSERT INTO photo_renditions (key, upload_id, shape, focus_x, focus_y, state, created_at)
+                VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (key) DO NOTHING`,
+          params: [key, uploadId, shape, x, y, now.getTime()],
+        },
+        { name: "rendition", sql: `SELECT ${renditionColumns} FROM photo_renditions WHERE key = ?`, params: [key] },
+      ]);
+      return renditionFrom(steps.rendition[0]!);
+    },
+
+    async renditions(keys) {
+      if (keys.length === 0) return [];
+      const rows = await db.query(
+        `SELECT ${renditionColumns} FROM photo_renditions WHERE key IN (${keys.map(() => "?").join(", ")})`,
+        [...keys],
+      );
+      return rows.map(renditionFrom);
+    },
+
+    async readyRenditionCount() {
+      const [row] = await db.query("SELECT COUNT(*) AS n FROM photo_renditions WHERE state = 'ready'");
+      return Number(row?.n ?? 0);
+    },
+
+    async claimRendition(leaseMs, now = new Date()) {
+      const at = now.getTime();
+      const token = randomUUID();
+      // One statement picks and claims, so two instances never encode the same rendition at once.
+      const [claimed] = await db.query(
+        `UPDATE photo_renditions SET claim_token = ?, claim_until = ?, attempts = attempts + 1, done = 0
+         WHERE key = (SELECT key FROM photo_renditions
+                      WHERE state = 'pending' AND (claim_until IS NULL OR claim_until <= ?)
+                      ORDER BY created_at, key LIMIT 1)
+           AND state = 'pending' AND (claim_until IS NULL OR claim_until <= ?)
+         RETURNING ${renditionColumns}, claim_until`,
+        [token, at + leaseMs, at, at],
+      );
+      if (!claimed) return null;
+      const [upload] = await db.query("SELECT original FROM photo_uploads WHERE id = ?", [String(claimed.upload_id)]);
+      return {
+        ...renditionFrom(claimed),
+        claimToken: token,
+        claimUntil: time(claimed.claim_until),
+        original: bytesOf(upload?.original ?? new Uint8Array()),
+      };
+    },
+
+    async addRenditionFile(claim, file, total) {
+      // Content-hashed: the same name is the same bytes, so a file a lost claim wrote is kept as it is (harmless).
+      await db.query(
+        `INSERT INTO photo_files (name, rendition_key, content_type, bytes) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO NOTHING`,
+        [file.name, claim.key, file.contentType, file.bytes],
+      );
+      const counted = await db.query(
+        "UPDATE photo_renditions SET done = done + 1, total = ? WHERE key = ? AND claim_token = ? RETURNING key",
+        [total, claim.key, claim.claimToken],
+      );
+      return counted.length === 1;
+    },
+
+    async finishRendition(claim, result, now = new Date()) {
+      const ready = "entry" in result;
+      const rows = await db.query(
+        `UPDATE photo_renditions SET state = ?, entry = ?, error = ?, ready_at = ?, claim_token = NULL,
+           claim_until = NULL
+         WHERE key = ? AND claim_token = ? RETURNING key`,
+        [
+          ready ? "ready" : "failed",
+          ready ? result.entry : null,
+          ready ? null : result.error,
+          ready ? now.getTime() : null,
+          claim.key,
+          claim.claimToken,
+        ],
+      );
+      return rows.length === 1;
+    },
+
+    async photoFile(name) {
+      const [row] = await db.query("SELECT name, content_type, bytes FROM photo_files WHERE name = ?", [name]);
+      return row ? { name: String(row.name), contentType: String(row.content_type), bytes: bytesOf(row.bytes) } : null;
+    },
+  };
+  return operations;
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseLocation } from "~/config.server";
+import { openInboxStore } from "~/store/store.server";
+import type { InboxStore } from "~/store/types";
+import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { useTempDir } from "../support/temp-dir";
+
+/** The owner's photos in the database (issue 25): bytes in and out unchanged, renditions claimed once, on both. */
+
+const temp = useTempDir("haunt-photo-store-");
+let postgres: TestPostgres | undefined;
+beforeAll(async () => {
+  if (postgresAvailable) postgres = await startPostgres();
+}, 120_000);
+afterAll(() => postgres?.stop());
+
+const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
+  { name: "SQLite", fresh: async () => ({ kind: "sqlite", path: temp.file("photos.db") }) },
+  { name: "PostgreSQL", fresh: async () => ({ kind: "postgres", url: await postgres!.createDatabase() }) },
+];
+
+for (const backend of backends) {
+  describe.skipIf(backend.name === "PostgreSQL" && !postgresAvailable)(`photos on ${backend.name}`, () => {
+    let store: InboxStore;
+    beforeAll(async () => {
+      store = await openInboxStore(await backend.fresh(), { timeoutMs: 10_000 });
+    });
+    afterAll(() => store.close());
+    const original = randomBytes(3 * 1024 * 1024);
+    const upload = {
+      id: "a".repeat(24),
+      original,
+      contentType: "image/jpeg",
+      width: 4000,
+      height: 3000,
+      byteSize: original.byteLength,
+      fileName: "IMG_0001.JPG",
+      uploadedBy: "ann@example.com",
+    };
+
+    it("keeps an upload's bytes once and lists it", async () => {
+      expect(await store.saveUpload(upload, new Date(1_000))).toBe(true);
+      expect(await store.saveUpload(upload)).toBe(false);
+      expect(await store.listUploads()).toEqual(
+        [{ ...upload, original: undefined, uploadedAt: new Date(1_000) }].map(({ original: _bytes, ...rest }) => rest),
+      );
+    });
+
+    it("claims a pending rendition once, with the original's bytes unchanged; files and progress; ready", async () => {
+      const key = "k".repeat(24);
+      expect(await store.requestRendition(key, upload.id, "slide", { x: 0.5, y: 0.4 })).toMatchObject({
+        state: "pending",
+        done: 0,
+      });
+      const [first, second] = await Promise.all([store.claimRendition(60_000), store.claimRendition(60_000)]);
+      const claim = (first ?? second)!;
+      expect([first, second].filter(Boolean)).toHaveLength(1);
+      expect(Buffer.from(claim.original).equals(original)).toBe(true);
+      const bytes = randomBytes(200_000);
+      expect(await store.addRenditionFile(claim, { name: "p-1-480.avif", contentType: "image/avif", bytes }, 3)).toBe(
+        true,
+      );
+      expect((await store.renditions([key]))[0]).toMatchObject({ done: 1, total: 3, state: "pending" });
+      expect(await store.finishRendition(claim, { entry: '{"width":480}' })).toBe(true);
+      expect((await store.renditions([key]))[0]).toMatchObject({ state: "ready", entry: '{"width":480}' });
+      expect(await store.readyRenditionCount()).toBe(1);
+      const file = await store.photoFile("p-1-480.avif");
+      expect(file?.contentType).toBe("image/avif");
+      expect(Buffer.from(file!.bytes).equals(bytes)).toBe(true);
+      expect(await store.claimRendition(60_000)).toBeNull();
+      // The same rendition asked for again is the one that exists.
+      expect((await store.requestRendition(key, upload.id, "slide", { x: 0.5, y: 0.4 })).state).toBe("ready");
+    });
+
+    it("takes over a rendition whose lease ran out; the old holder can no longer settle it", async () => {
+      const key = "m".repeat(24);
+      await store.requestRendition(key, upload.id, "about", { x: 0.5, y: 0.5 });
+      const old = (await store.claimRendition(1_000, new Date(Date.now() - 5_000)))!;
+      const taken = (await store.claimRendition(60_000))!;
+      expect(taken.key).toBe(key);
+      expect(await store.finishRendition(old, { error: "late" })).toBe(false);
+      expect(await store.finishRendition(taken, { error: "cut short" })).toBe(true);
+      expect((await store.renditions([key]))[0]).toMatchObject({ state: "failed", error: "cut short" });
+    });
+  });
+}
