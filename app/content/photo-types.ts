@@ -25,3 +25,11 @@ export interface PhotoManifest {
   /** The 1200 x 630 link-preview image (Open Graph, Twitter), from the first photo or the first slide's art. */
   social: { src: string; width: number; height: number };
 }
+
+/**
+ * The photos the public pages show (issue 25): per place, the owner's published photo once encoded, else the build's
+ * (photos/), else null (the drawn art); the captions are the owner's; the link-preview image from the first slide.
+ */
+export interface PublicPhotos extends PhotoManifest {
+  captions: string[];
+}

@@ -1,3 +1,4 @@
+import { ensureRenditions } from "~/photos/renditions.server";
 import { describeChanges } from "~/site-content/changes";
 import { contentFromJson, defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 import type { InboxStore, SiteChange, StaleDraft } from "~/store/types";
@@ -42,5 +43,8 @@ export async function publishContent(
     return saved.ok ? { ok: false, reason: "unchanged" } : { ...saved, reason: "stale" };
   }
   const result = await store.publishSite(JSON.stringify(content), baseRevision, actor, changes, options);
-  return result.ok ? { ok: true, version: result.version, changes } : { ...result, reason: "stale" };
+  if (!result.ok) return { ...result, reason: "stale" };
+  // A restored or imported version may place photos whose encoded files are not made yet (issue 25).
+  await ensureRenditions(store, content);
+  return { ok: true, version: result.version, changes };
 }
