@@ -1,4 +1,4 @@
-import { ensureRenditions } from "~/photos/renditions.server";
+import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { describeChanges } from "~/site-content/changes";
 import { contentFromJson, defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 import type { InboxStore, SiteChange, StaleDraft } from "~/store/types";
