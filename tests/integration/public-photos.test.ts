@@ -1,7 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
 import { photos as built } from "~/content/photos.generated";
-import { placementKey } from "~/site-content/photo-renditions.server";
+import { ensureRenditions, placementKey } from "~/site-content/photo-renditions.server";
 import { publishContent } from "~/site-content/publish.server";
 import type { RenditionEntry } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/site-content/schema.server";
@@ -10,8 +11,9 @@ import type { InboxStore } from "~/store/types";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { cameraLikeJpeg, finishPendingRenditions, saveTestUpload } from "../support/ready-photos";
+import { sendAs } from "../support/site-http";
 import { getPage, type PublicPage } from "../support/site-page";
-import { startSite, waitFor, type SiteServer } from "../support/site-server";
+import { projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
  * The owner's published photos on the public pages (issue 25), through the built server: a photo placed in slide 1
@@ -240,4 +242,47 @@ describe("next to the build's photos (photos/)", () => {
       expect(about[0]).toContain("Fixture about photo: the workshop");
     },
   );
+});
+
+describe("an operator's preview of the draft", () => {
+  it("shows the draft's encoded photo to the operator, while visitors see the published art", async () => {
+    const site = await startSite({ API_HOST: "", PUBLIC_URL: origin });
+    sites.push(site);
+    const password = "a coffin full of moonlit bats";
+    const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
+      cwd: projectRoot,
+      env: { ...process.env, DATABASE_URL: site.databaseUrl, PUBLIC_URL: origin, API_HOST: "" },
+      input: `${password}\n`,
+      encoding: "utf8",
+    });
+    expect(added.status, added.stderr).toBe(0);
+    const login = await sendAs(origin, site.url, "/inbox/login", {
+      method: "POST",
+      body: { email: "ann@example.com", password, next: "/inbox/site" },
+    });
+    expect(login.status).toBe(302);
+    const cookie = login.headers["set-cookie"]![0]!.split(";")[0]!;
+
+    // A draft placing a photo, saved as the Site page saves it (which asks for its renditions), then encoded.
+    const store = await openStore(site.databaseUrl);
+    const upload = await saveTestUpload(store, await cameraLikeJpeg(3));
+    const draft = withPhotos(upload);
+    const saved = await store.saveSiteDraft(JSON.stringify(draft), (await store.siteDraft()).revision, "ann");
+    expect(saved.ok).toBe(true);
+    await ensureRenditions(store, draft);
+    const entries = await finishPendingRenditions(store);
+    const slide = entries.get(placementKey({ shape: "slide", photo: draft.photos.slides[0]! }))!;
+
+    const preview = await sendAs(origin, site.url, "/?preview", { cookie });
+    expect(preview.status).toBe(200);
+    expect(preview.headers["cache-control"]).toMatch(/^private, no-store\b/);
+    expectPicture(pictures(preview.text)[0], slide, slidePhoto.alt);
+    expect(preview.text).toContain(ownCaption);
+    const aboutPreview = await sendAs(origin, site.url, "/about?preview", { cookie });
+    expect(pictures(aboutPreview.text)).toHaveLength(1);
+
+    const visitor = await getPage(site.url);
+    expect(pictures(visitor.html)).toEqual([]);
+    expect(artSlides(visitor.html)).toBe(3);
+  });
 });
