@@ -1,5 +1,5 @@
 import type { Config } from "~/config.server";
-import { defaultSnapshot, type SiteSnapshot } from "~/site-content/site.server";
+import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
 import { contentFromJson } from "~/site-content/schema.server";
 import type { InboxStore } from "~/store/types";
 
