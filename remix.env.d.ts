@@ -17,7 +17,7 @@ declare module "@remix-run/server-runtime" {
     /** Finished pages kept in memory, for entry.server.tsx to keep what it renders; absent where nothing is cached. */
     pageCache?: import("./app/pages/page-cache.server").PageCache;
     /** The site's published content as this request found it (server/site-content.ts keeps it current). */
-    site: import("./app/site-content/site.server").SiteSnapshot;
+    site: import("./app/site-content/snapshot.server").SiteSnapshot;
     /** The visitor's address, known only when TRUST_PROXY says which proxy to believe. */
     clientAddress?: string;
     /** The peer's address (req.ip: the trusted proxy's client, or the connection's peer): the login throttle's key. */

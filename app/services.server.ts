@@ -1,5 +1,5 @@
 import type { Config } from "~/config.server";
-import type { SiteSnapshot } from "~/site-content/site.server";
+import type { SiteSnapshot } from "~/site-content/snapshot.server";
 import type { Channel, InboxStore } from "~/store/types";
 
 /** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */

@@ -1,7 +1,7 @@
 import type { Config } from "~/config.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
-import { defaultSnapshot, type SiteSnapshot } from "~/site-content/site.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
+import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
 import type { InboxStore } from "~/store/types";
 
 /**

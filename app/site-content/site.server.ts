@@ -2,38 +2,15 @@ import type { AppLoadContext } from "@remix-run/node";
 import { data } from "@remix-run/react";
 import type { PublicPhotos } from "~/content/photo-types";
 import { asOperator } from "~/owner/gate.server";
-import { builtPhotos, resolvePhotos } from "~/site-content/public-photos.server";
+import { resolvePhotos } from "~/site-content/public-photos.server";
 import { publicSite, type PublicSite } from "~/site-content/public-site";
-import { contentFromJson, defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
+import { contentFromJson, type SiteContent } from "~/site-content/schema.server";
 
 /**
  * The one way a page's loader reads the site's content: the published version this request started with
  * (`context.site`, the process's copy, kept current by server/site-content.ts), or for `?preview` the owner's draft —
  * for a logged-in operator only (anyone else gets the login page), never cached, never indexed.
  */
-
-/** The site's content as the process holds it. `known`: read from the database (or there is none to read). */
-export interface SiteSnapshot {
-  /** The published version's number (0: the defaults). */
-  version: number;
-  content: SiteContent;
-  /** Its photos as the pages show them: the owner's once encoded, else the build's, else the drawn art. */
-  photos: PublicPhotos;
-  known: boolean;
-  /**
-   * Changes whenever anything the pages show does (a publish, a photo encoded after it): the page cache's stamp. Only
-   * this process's count, never compared across instances.
-   */
-  generation: number;
-}
-
-export const defaultSnapshot: SiteSnapshot = {
-  version: 0,
-  content: defaultSiteContent,
-  photos: builtPhotos(defaultSiteContent),
-  known: false,
-  generation: 0,
-};
 
 /** What a preview is sent with: no cache keeps it, no search engine lists it. */
 export const previewHeaders = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" } as const;

@@ -7,7 +7,10 @@ import { join } from "node:path";
  * timeout test is quick), the site in embedded mode (no API_HOST) with its own inbox file, and the site pointed at
  * a port where nothing listens. E2E_PORT_BASE moves them all; unset, a free block is found.
  */
-/** The block of ports the end-to-end tests use: base to base + 60 (the photo servers take +40 to +59). */
+/**
+ * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below), +20/+21 (the disk
+ * test's own servers), +23/+24 (the Site editor's, one per project); the photo servers take +40 to +59.
+ */
 const portCount = 61;
 
 /**
@@ -154,8 +157,8 @@ export const e2eServers = {
   },
   // The owner's Site page: what one server publishes every page of it shows, so each project edits its own server
   // (tests/e2e/site-editor.spec.ts runs its tests in order on it).
-  siteEditorJs: siteEditorServer(base + 21, siteEditorDatabases.js),
-  siteEditorNoJs: siteEditorServer(base + 22, siteEditorDatabases.noJs),
+  siteEditorJs: siteEditorServer(base + 23, siteEditorDatabases.js),
+  siteEditorNoJs: siteEditorServer(base + 24, siteEditorDatabases.noJs),
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

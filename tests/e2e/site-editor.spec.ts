@@ -41,8 +41,13 @@ const field = (page: Page, label: string) => page.getByLabel(label, { exact: tru
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
 
 /** Clicks a button that posts the form; what the page shows next is awaited by the assertions after it. */
+/**
+ * Presses a button and waits until the page has settled: with JavaScript, a post is followed by the loaders' reload,
+ * and a second press while that is in flight aborts it (React Router then reports an AbortError on the console).
+ */
 async function press(page: Page, name: string) {
   await button(page, name).click();
+  await page.waitForLoadState("networkidle");
 }
 
 test("the season warning on /inbox leads to the Site page while the site offers a season that is over", async ({

@@ -1,8 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fromContent, formFields, serviceField } from "~/site-content/form";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
+import { sendAs } from "../support/site-http";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { getPage, jsonLdServices, publishSite } from "../support/site-page";
-import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
  * The site's content on several instances of the built server sharing one PostgreSQL database (ADR 0030): each keeps
@@ -126,6 +129,74 @@ describe.skipIf(!postgresAvailable)("the site's content on two instances on one 
       );
       await publishSite(databaseUrl, { ...season2027, season: { ...season2027.season, year: 2028 } });
       await waitForSeason([site!], 2028);
+    },
+  );
+});
+
+/** The Site form as a browser without JavaScript posts it: every field, with the season year and one service changed. */
+function siteForm(intent: string, revision: number, year: string, serviceName: string): Record<string, string> {
+  const values = fromContent(defaultSiteContent);
+  values.year = year;
+  values.services[0]!.name = serviceName;
+  const body: Record<string, string> = { intent, revision: String(revision) };
+  for (const [key, name] of Object.entries(formFields)) {
+    const value = values[key as keyof typeof formFields];
+    if (typeof value === "boolean") {
+      if (value) body[name] = "on";
+    } else if (typeof value === "string") body[name] = value;
+  }
+  values.services.forEach((service, index) => {
+    body[serviceField(index, "name")] = service.name;
+    body[serviceField(index, "detail")] = service.detail;
+  });
+  return body;
+}
+
+describe.skipIf(!postgresAvailable)("the owner's Site page with two instances on one PostgreSQL database", () => {
+  it(
+    "a draft and its preview stay private; a publish on one instance's Site page shows on the other within 2 s",
+    { timeout: 90_000 },
+    async () => {
+      const databaseUrl = await postgres.createDatabase();
+      const [first, second] = await instances(databaseUrl, 2);
+      const publicUrl = "https://grimforge.example";
+      const password = "a coffin full of moonlit bats";
+      const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
+        cwd: projectRoot,
+        env: { ...process.env, DATABASE_URL: databaseUrl, API_HOST: "" },
+        input: `${password}\n`,
+        encoding: "utf8",
+      });
+      expect(added.status, added.stderr).toBe(0);
+      const login = await sendAs(publicUrl, first!.url, "/inbox/login", {
+        method: "POST",
+        body: { email: "ann@example.com", password, next: "/inbox/site" },
+      });
+      expect(login.status).toBe(302);
+      const cookie = login.headers["set-cookie"]![0]!.split(";")[0]!;
+      const post = (body: Record<string, string>) =>
+        sendAs(publicUrl, first!.url, "/inbox/site", { method: "POST", cookie, body });
+
+      // Saved as a draft: the public pages of both instances are unchanged; the preview is the operator's only.
+      const saved = await post(siteForm("preview", 0, "2027", "Fog and scent machines"));
+      expect(saved.status).toBe(303);
+      expect(saved.headers.location).toBe("/?preview");
+      const preview = await sendAs(publicUrl, first!.url, "/?preview", { cookie });
+      expect(preview.text).toContain("Orders are open for the 2027 haunt season.");
+      expect(preview.headers["cache-control"]).toMatch(/^private, no-store\b/);
+      expect((await sendAs(publicUrl, second!.url, "/?preview", {})).status).toBe(302);
+      for (const site of [first!, second!]) {
+        expect((await getPage(site.url)).html).toContain("Orders are open for the 2025 haunt season.");
+        expect((await getPage(site.url)).fromCache).toBe(true);
+      }
+
+      const published = await post(siteForm("publish", 1, "2027", "Fog and scent machines"));
+      expect(published.status).toBe(303);
+      expect(published.headers.location).toBe("/inbox/site?done=published&version=1");
+      // The instance that published shows it on its next request; the other within 2 s, by its poll.
+      expect((await getPage(first!.url)).html).toContain("Orders are open for the 2027 haunt season.");
+      await waitForSeason([second!], 2027);
+      expect(jsonLdServices(await getPage(second!.url))).toContain("Fog and scent machines");
     },
   );
 });

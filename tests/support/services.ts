@@ -3,7 +3,7 @@ import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
-import { defaultSnapshot } from "~/site-content/site.server";
+import { defaultSnapshot } from "~/site-content/snapshot.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { Channel, InboxStore } from "~/store/types";
 
