@@ -33,7 +33,7 @@ export default async function handleRequest(
   if (cache) {
     const { site, services } = loadContext;
     const { changesAt } = orderWindow(site.content.season, new Date(), services.config.timeZone);
-    keepPage(cache, request, page, { version: site.version, known: site.known, changesAt });
+    keepPage(cache, request, page, { generation: site.generation, known: site.known, changesAt });
   }
   return pageResponse(page, request);
 }

@@ -42,8 +42,9 @@ const build = guardActions((await import(new URL("../index.js", import.meta.url)
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 const services = createServices();
-// A page shows one version of the site's content: a publish (here or on another instance) retires the kept ones.
-const pageCache = new PageCache(undefined, undefined, () => services.siteContent().version);
+// A page shows one generation of the site's content: a publish or a photo encoded since (here or on another instance)
+// retires the kept ones.
+const pageCache = new PageCache(undefined, undefined, () => services.siteContent().generation);
 await startServices();
 
 /** Express 4's type table predates AVIF. */

@@ -1,6 +1,7 @@
 import type { Config } from "~/config.server";
+import { resolvePhotos } from "~/site-content/public-photos.server";
+import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
-import { contentFromJson } from "~/site-content/schema.server";
 import type { InboxStore } from "~/store/types";
 
 /**
@@ -8,11 +9,17 @@ import type { InboxStore } from "~/store/types";
  * number polled every second, so a publish on any instance shows on this one within a second or two (and at once on
  * the instance that published it). The pages never wait on the database for their words: while it does not answer,
  * the last version read is served; until it has been read once, the defaults are served and no page is kept.
+ *
+ * The same poll counts the ready photo renditions: one encoded after the publish (on any instance) is resolved into
+ * the snapshot by itself, so it goes public within a second or two everywhere. Each change of what the pages show
+ * makes a new snapshot generation, which retires the page cache's pages.
  */
 
 const pollMs = 1_000;
 
 let snapshot: SiteSnapshot = defaultSnapshot;
+/** The ready renditions counted when the snapshot's photos were last resolved. */
+let readySeen = -1;
 let store: InboxStore | undefined;
 let timer: NodeJS.Timeout | undefined;
 let reading: Promise<void> | undefined;
@@ -20,18 +27,27 @@ let failing = false;
 
 export const currentSite = (): SiteSnapshot => snapshot;
 
-/** Reads the newest version if it is not the one held (one read at a time; a poll during one joins it). */
+/** Reads the newest version and its photos if either changed (one read at a time; a poll during one joins it). */
 export function refreshSite(): Promise<void> {
   if (!store) return Promise.resolve();
   const from = store;
   reading ??= (async () => {
     try {
-      const latest = await from.latestSiteVersion();
-      if (latest !== snapshot.version || !snapshot.known) {
-        const version = latest === 0 ? null : await from.publishedSite();
-        snapshot = version
-          ? { version: version.number, content: contentFromJson(version.content), known: true }
-          : { ...defaultSnapshot, known: true };
+      const { version: latest, readyRenditions } = await from.siteState();
+      const newVersion = latest !== snapshot.version || !snapshot.known;
+      if (newVersion || readyRenditions !== readySeen) {
+        let { version: number, content } = snapshot;
+        if (newVersion) {
+          const version = latest === 0 ? null : await from.publishedSite();
+          number = version?.number ?? 0;
+          content = version ? contentFromJson(version.content) : defaultSiteContent;
+        }
+        const photos = await resolvePhotos(from, content);
+        // A rendition made for a draft or another place changes nothing shown: the kept pages stay.
+        if (newVersion || JSON.stringify(photos) !== JSON.stringify(snapshot.photos)) {
+          snapshot = { version: number, content, photos, known: true, generation: snapshot.generation + 1 };
+        }
+        readySeen = readyRenditions;
       }
       if (failing) console.log("site content: the database answers again");
       failing = false;
@@ -49,7 +65,7 @@ export function refreshSite(): Promise<void> {
 /** From the moment the inbox's database is open. With API_HOST there is none: the defaults are all there is. */
 export function startSiteContent(config: Config, opened?: InboxStore): void {
   if (config.apiHost || !opened) {
-    snapshot = { ...defaultSnapshot, known: true };
+    snapshot = { ...defaultSnapshot, known: true, generation: defaultSnapshot.generation + 1 };
     return;
   }
   store = opened;
@@ -62,4 +78,5 @@ export function stopSiteContent(): void {
   clearInterval(timer);
   timer = undefined;
   store = undefined;
+  readySeen = -1;
 }

@@ -13,8 +13,8 @@ import {
   type ReactNode,
 } from "react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
-import { photos } from "~/content/photos.generated";
 import { carousel } from "~/content/site";
+import { useSite } from "~/site-content/root-data";
 import { useAutoAdvance, useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
 import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
 
@@ -73,6 +73,8 @@ function RoundButton(props: {
  */
 export function HeroCarousel() {
   const total = carousel.slides.length;
+  // The photos and captions the site shows now (the root loader resolves them on the server).
+  const { photos } = useSite();
   const slidesId = useId();
   const reducedMotion = useReducedMotion();
   const loaded = useDocumentLoaded();
@@ -208,8 +210,9 @@ export function HeroCarousel() {
         <div id={slidesId} className="flex" aria-live={rotating ? "off" : "polite"}>
           {carousel.slides.map((slide, index) => {
             const hidden = index !== selected;
-            // The owner's photo for this slide (photos/), else the drawn art.
+            // The owner's published photo for this slide, else the build's (photos/), else the drawn art.
             const photo = photos.slides[index];
+            const caption = photos.captions[index] ?? slide.caption;
             return (
               <div
                 key={slide.src}
@@ -247,7 +250,7 @@ export function HeroCarousel() {
                   )}
                   <figcaption className="carousel-caption">
                     {/* The captions are lower case in the content; shown in sentence case. */}
-                    <span className="first-letter:uppercase">{slide.caption}</span>
+                    <span className="first-letter:uppercase">{caption}</span>
                   </figcaption>
                 </figure>
               </div>

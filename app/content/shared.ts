@@ -3,7 +3,6 @@
  * page describes itself with to search engines and link previews.
  */
 import type { MetaDescriptor } from "@remix-run/node";
-import { photos } from "./photos.generated";
 
 export const brand = {
   /**
@@ -87,25 +86,41 @@ export const socialImageAlt = (businessName: string) => `${businessName}: a cust
 
 /**
  * The <title>, description, Open Graph and Twitter card tags every page carries; with the page's canonical address
- * (from PUBLIC_URL), also its canonical link, og:url and the 1200 x 630 preview image (absolute URLs only).
+ * (from PUBLIC_URL) and its 1200 x 630 preview image (the site's photos, resolved on the server), also its canonical
+ * link, og:url and the image's tags (absolute URLs only).
  */
 export function pageMeta(
   { title, description }: { title: string; description: string },
-  { url, businessName = brand.name, noindex = false }: { url?: string; businessName?: string; noindex?: boolean } = {},
+  {
+    url,
+    social,
+    businessName = brand.name,
+    noindex = false,
+  }: {
+    url?: string;
+    social?: { src: string; width: number; height: number };
+    businessName?: string;
+    noindex?: boolean;
+  } = {},
 ): MetaDescriptor[] {
-  const image = url ? new URL(photos.social.src, url).href : undefined;
-  const address: MetaDescriptor[] = image
+  const image = url && social ? new URL(social.src, url).href : undefined;
+  const address: MetaDescriptor[] = url
     ? [
         { tagName: "link", rel: "canonical", href: url },
         { property: "og:url", content: url },
-        { property: "og:image", content: image },
-        { property: "og:image:width", content: String(photos.social.width) },
-        { property: "og:image:height", content: String(photos.social.height) },
-        { property: "og:image:alt", content: socialImageAlt(businessName) },
-        { name: "twitter:image", content: image },
-        { name: "twitter:image:alt", content: socialImageAlt(businessName) },
       ]
     : [];
+  const preview: MetaDescriptor[] =
+    image && social
+      ? [
+          { property: "og:image", content: image },
+          { property: "og:image:width", content: String(social.width) },
+          { property: "og:image:height", content: String(social.height) },
+          { property: "og:image:alt", content: socialImageAlt(businessName) },
+          { name: "twitter:image", content: image },
+          { name: "twitter:image:alt", content: socialImageAlt(businessName) },
+        ]
+      : [];
   return [
     { title },
     { name: "description", content: description },
@@ -118,6 +133,7 @@ export function pageMeta(
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     ...address,
+    ...preview,
     // A preview of the owner's draft is never indexed (it is also sent no-store, for operators only).
     ...(noindex ? [{ name: "robots", content: "noindex, nofollow" }] : []),
   ];

@@ -9,18 +9,19 @@ import type { Page } from "~/pages/page.server";
  * and the footer's year. What is kept: answers to GET or HEAD with status 200 and the shareable Cache-Control, for a
  * path without a query string. So nothing that carries a visitor's data is kept (posts, the thank-you page, failed
  * posts are no-store or not GET), and a query string (a preview) or an unknown path (404) cannot fill the cache.
- * Bounded in entries and bytes, least recently used goes first. An entry is stamped with the content version it
- * shows and is not given out once another version is published (`siteVersion`); it lapses when the order window
- * changes by itself (`until`) and at the next 1 January, when the footer shows a new year.
+ * Bounded in entries and bytes, least recently used goes first. An entry is stamped with the generation of the site
+ * content it shows and is not given out once the process holds another (`siteGeneration`: a publish, or a published
+ * photo encoded since); it lapses when the order window changes by itself (`until`) and at the next 1 January, when
+ * the footer shows a new year.
  */
 export class PageCache {
-  private readonly entries: LRUCache<string, { page: Page; expires: number; version: number }>;
+  private readonly entries: LRUCache<string, { page: Page; expires: number; generation: number }>;
 
   constructor(
     limits = { maxEntries: 100, maxBytes: 4 * 1024 * 1024 },
     private readonly now = () => Date.now(),
-    /** The published content version the process serves now (server/site-content.ts). */
-    private readonly siteVersion = () => 0,
+    /** The generation of the site content the process serves now (server/site-content.ts). */
+    private readonly siteGeneration = () => 0,
   ) {
     this.entries = new LRUCache({
       max: limits.maxEntries,
@@ -38,7 +39,7 @@ export class PageCache {
   get(key: string): Page | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.now() >= entry.expires || entry.version !== this.siteVersion()) {
+    if (this.now() >= entry.expires || entry.generation !== this.siteGeneration()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -49,13 +50,13 @@ export class PageCache {
   set(
     key: string,
     page: Page,
-    { version = 0, until = Infinity }: { version?: number; until?: number | null } = {},
+    { generation = 0, until = Infinity }: { generation?: number; until?: number | null } = {},
   ): void {
-    if (version !== this.siteVersion()) return; // rendered from a version that is no longer the published one
+    if (generation !== this.siteGeneration()) return; // rendered from content the process no longer serves
     page.encodeForKeeping();
     const year = new Date(this.now()).getFullYear();
     const expires = Math.min(new Date(year + 1, 0, 1).getTime(), until ?? Infinity);
-    this.entries.set(key, { page, expires, version });
+    this.entries.set(key, { page, expires, generation });
   }
 }
 
@@ -81,9 +82,9 @@ export function isKeepable(request: { method: string; url: string }, page: Page)
   );
 }
 
-/** Which content a page shows: its version, whether it was read from the database, when the order window changes. */
+/** Which content a page shows: its generation, whether it was read from the database, when the order window changes. */
 export interface PageContent {
-  version: number;
+  generation: number;
   known: boolean;
   changesAt: number | null;
 }
@@ -93,10 +94,10 @@ export function keepPage(
   cache: PageCache,
   request: Request,
   page: Page,
-  content: PageContent = { version: 0, known: true, changesAt: null },
+  content: PageContent = { generation: 0, known: true, changesAt: null },
 ): void {
   if (!isKeepable(request, page) || !content.known) return;
   const url = new URL(request.url);
   const key = pageKey(url.pathname + url.search);
-  if (key !== undefined) cache.set(key, page, { version: content.version, until: content.changesAt });
+  if (key !== undefined) cache.set(key, page, { generation: content.generation, until: content.changesAt });
 }

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
-import { photos } from "~/content/photos.generated";
 import { aboutPage } from "~/content/site";
 import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
@@ -16,6 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function About() {
   const site = useSite();
   const sitePath = useSitePath();
+  const { photos } = site;
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{aboutPage.heading}</h1>

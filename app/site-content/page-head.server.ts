@@ -16,7 +16,12 @@ export function pageHead(
   jsonLd?: Record<string, unknown>,
 ): MetaDescriptor[] {
   return [
-    ...pageMeta(page, { url: new URL(path, origin).href, businessName: site.business.name, noindex: preview }),
+    ...pageMeta(page, {
+      url: new URL(path, origin).href,
+      social: site.photos.social,
+      businessName: site.business.name,
+      noindex: preview,
+    }),
     ...(jsonLd ? [{ "script:ld+json": jsonLd }] : []),
   ];
 }

@@ -1,4 +1,5 @@
 import { seasonNotice } from "~/content/home";
+import type { PublicPhotos } from "~/content/photo-types";
 import { yearsToken } from "~/site-content/fields";
 import { orderWindow } from "~/site-content/order-window";
 import type { SiteContent } from "~/site-content/schema.server";
@@ -23,6 +24,8 @@ export interface PublicSite {
   orders: { open: boolean; notice: string; detail: string | null };
   /** The order window's next change by itself (ms since the epoch), for the page cache. */
   changesAt: number | null;
+  /** The carousel's and About's photos, the captions and the link-preview image (resolved on the server). */
+  photos: PublicPhotos;
 }
 
 const formatDay = (date: string) =>
@@ -30,7 +33,7 @@ const formatDay = (date: string) =>
     new Date(`${date}T00:00:00Z`),
   );
 
-export function publicSite(content: SiteContent, now: Date, timeZone: string): PublicSite {
+export function publicSite(content: SiteContent, now: Date, timeZone: string, photos: PublicPhotos): PublicSite {
   const window = orderWindow(content.season, now, timeZone);
   const { year, closesOn, closedLine } = content.season;
   const experienceClaim = seasonNotice.experience(content.about.experienceYears);
@@ -55,5 +58,6 @@ export function publicSite(content: SiteContent, now: Date, timeZone: string): P
         }
       : { open: false, notice: seasonNotice.closed(year), detail: closedLine || null },
     changesAt: window.changesAt,
+    photos,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeChanges } from "~/site-content/changes";
+import { builtPhotos } from "~/site-content/public-photos.server";
 import { publicSite } from "~/site-content/public-site";
 import { defaultSiteContent, validateSiteContent, type SiteContent } from "~/site-content/schema.server";
 
@@ -11,7 +12,12 @@ const withChange = (change: (content: SiteContent) => void): unknown => {
 
 describe("the site content's schema", () => {
   it("defaults to the spec's words: the 2025 season, open, five services, over 15 years", () => {
-    const site = publicSite(defaultSiteContent, new Date("2026-11-25T12:00:00Z"), "UTC");
+    const site = publicSite(
+      defaultSiteContent,
+      new Date("2026-11-25T12:00:00Z"),
+      "UTC",
+      builtPhotos(defaultSiteContent),
+    );
     expect(site.orders).toEqual({ open: true, notice: "Orders are open for the 2025 haunt season.", detail: null });
     expect(site.services).toHaveLength(5);
     expect(site.aboutParagraphs).toHaveLength(4);

@@ -1,6 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { data } from "@remix-run/react";
+import type { PublicPhotos } from "~/content/photo-types";
 import { asOperator } from "~/owner/gate.server";
+import { resolvePhotos } from "~/site-content/public-photos.server";
 import { publicSite, type PublicSite } from "~/site-content/public-site";
 import { contentFromJson, type SiteContent } from "~/site-content/schema.server";
 
@@ -18,11 +20,15 @@ export const isPreview = (request: Request) => new URL(request.url).searchParams
 export async function siteContentFor(
   request: Request,
   context: AppLoadContext,
-): Promise<{ content: SiteContent; preview: boolean }> {
-  if (!isPreview(request)) return { content: context.site.content, preview: false };
+): Promise<{ content: SiteContent; photos: PublicPhotos; preview: boolean }> {
+  const { site } = context;
+  if (!isPreview(request)) return { content: site.content, photos: site.photos, preview: false };
   return asOperator({ request, context }, async (_args, { store }) => {
     const draft = await store.siteDraft();
-    return { content: draft.content ? contentFromJson(draft.content) : context.site.content, preview: true };
+    if (!draft.content) return { content: site.content, photos: site.photos, preview: true };
+    // The draft's photos as they would show if published now (one still encoding: the fallback, as it would).
+    const content = contentFromJson(draft.content);
+    return { content, photos: await resolvePhotos(store, content), preview: true };
   });
 }
 
@@ -31,8 +37,8 @@ export async function publicSiteFor(
   request: Request,
   context: AppLoadContext,
 ): Promise<{ site: PublicSite; preview: boolean }> {
-  const { content, preview } = await siteContentFor(request, context);
-  return { site: publicSite(content, new Date(), context.services.config.timeZone), preview };
+  const { content, photos, preview } = await siteContentFor(request, context);
+  return { site: publicSite(content, new Date(), context.services.config.timeZone, photos), preview };
 }
 
 /** A public page's loader answer: in a preview, private and unindexed. */

@@ -1,3 +1,5 @@
+import type { PublicPhotos } from "~/content/photo-types";
+import { builtPhotos } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 
 /**
@@ -10,7 +12,20 @@ export interface SiteSnapshot {
   /** The published version's number (0: the defaults). */
   version: number;
   content: SiteContent;
+  /** Its photos as the pages show them: the owner's once encoded, else the build's, else the drawn art. */
+  photos: PublicPhotos;
   known: boolean;
+  /**
+   * Changes whenever anything the pages show does (a publish, a photo encoded after it): the page cache's stamp. Only
+   * this process's count, never compared across instances.
+   */
+  generation: number;
 }
 
-export const defaultSnapshot: SiteSnapshot = { version: 0, content: defaultSiteContent, known: false };
+export const defaultSnapshot: SiteSnapshot = {
+  version: 0,
+  content: defaultSiteContent,
+  photos: builtPhotos(defaultSiteContent),
+  known: false,
+  generation: 0,
+};

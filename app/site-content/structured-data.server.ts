@@ -5,7 +5,6 @@
  * pages' loaders on the server, so none of it rides in the browser's scripts.
  */
 import { homePage } from "~/content/home";
-import { photos } from "~/content/photos.generated";
 import { brand } from "~/content/shared";
 import { aboutMeta } from "~/content/about";
 import { contactMeta } from "~/content/contact";
@@ -15,8 +14,8 @@ export type JsonLdData = Record<string, unknown>;
 
 const businessId = (origin: string) => new URL("/#business", origin).href;
 
-/** The images that show the business: the owner's photos (largest JPEG), else the link-preview image. */
-function businessImages(origin: string): string[] {
+/** The images that show the business: the photos the pages show (largest JPEG), else the link-preview image. */
+function businessImages({ photos }: PublicSite, origin: string): string[] {
   const own = [...photos.slides, photos.about].flatMap((photo) => (photo ? [photo.jpeg.at(-1)!.src] : []));
   return (own.length > 0 ? own : [photos.social.src]).map((src) => new URL(src, origin).href);
 }
@@ -39,7 +38,7 @@ export function localBusiness(site: PublicSite, origin: string): JsonLdData {
     description: site.tagline,
     url: new URL("/", origin).href,
     logo: new URL(brand.logo.src, origin).href,
-    image: businessImages(origin),
+    image: businessImages(site, origin),
     ...(email ? { email } : {}),
     ...(phone ? { telephone: phone } : {}),
     ...(region ? { areaServed: region, address: { "@type": "PostalAddress", addressLocality: region } } : {}),

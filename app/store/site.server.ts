@@ -39,6 +39,14 @@ export function siteOperations(db: SqlClient): SiteOperations {
       return Number(row?.n ?? 0);
     },
 
+    async siteState() {
+      const [row] = await db.query(
+        `SELECT (SELECT MAX(number) FROM site_versions) AS version,
+                (SELECT COUNT(*) FROM photo_renditions WHERE state = 'ready') AS ready`,
+      );
+      return { version: Number(row?.version ?? 0), readyRenditions: Number(row?.ready ?? 0) };
+    },
+
     async publishedSite() {
       const [row] = await db.query("SELECT * FROM site_versions ORDER BY number DESC LIMIT 1");
       return row ? { ...versionFrom(row), content: String(row.content) } : null;

@@ -401,6 +401,11 @@ export interface StaleDraft {
 export interface SiteOperations {
   /** The newest published version's number (0: none yet): what every instance polls. */
   latestSiteVersion(): Promise<number>;
+  /**
+   * The newest version's number and how many photo renditions are ready, in one query: what every instance polls, so
+   * a photo encoded after the publish goes public by itself (server/site-content.ts).
+   */
+  siteState(): Promise<{ version: number; readyRenditions: number }>;
   /** The newest published version, or null when the site still shows the defaults. */
   publishedSite(): Promise<SiteVersionWithContent | null>;
   siteVersion(number: number): Promise<SiteVersionWithContent | null>;

@@ -9,12 +9,13 @@ import {
   navigation,
   notFoundPage,
 } from "../../app/content/site";
+import { builtPhotos } from "../../app/site-content/public-photos.server";
 import { publicSite } from "../../app/site-content/public-site";
 import { defaultSiteContent } from "../../app/site-content/schema.server";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
 
 // A new site says the spec's words: the content's defaults, with orders open (no close date).
-const site = publicSite(defaultSiteContent, new Date(), "UTC");
+const site = publicSite(defaultSiteContent, new Date(), "UTC", builtPhotos(defaultSiteContent));
 const routes = [
   { path: "/", meta: homeMeta(site) },
   { path: "/about", meta: aboutMeta(site) },

@@ -100,7 +100,7 @@ describe("the order window's change", () => {
     const cache = new PageCache(undefined, () => now);
     const { changesAt } = orderWindow(season, new Date(now), timeZone);
     expect(changesAt).toBe(Date.parse("2026-09-01T04:00:00Z"));
-    keepPage(cache, new Request("http://site/"), page(), { version: 0, known: true, changesAt });
+    keepPage(cache, new Request("http://site/"), page(), { generation: 0, known: true, changesAt });
     expect(cache.get("/")).toBeDefined();
     now = changesAt! - 1;
     expect(cache.get("/")).toBeDefined();
@@ -108,14 +108,14 @@ describe("the order window's change", () => {
     expect(cache.get("/")).toBeUndefined();
     // Rendered again now, the page shows orders closed and has no change ahead: kept until the new year.
     expect(orderWindow(season, new Date(now), timeZone)).toEqual({ open: false, changesAt: null });
-    keepPage(cache, new Request("http://site/"), page(2), { version: 0, known: true, changesAt: null });
+    keepPage(cache, new Request("http://site/"), page(2), { generation: 0, known: true, changesAt: null });
     now = Date.parse("2026-12-31T12:00:00Z");
     expect(cache.get("/")).toBeDefined();
   });
 
   it("keeps no page of content not read from the database yet", () => {
     const cache = new PageCache();
-    keepPage(cache, new Request("http://site/"), page(), { version: 0, known: false, changesAt: null });
+    keepPage(cache, new Request("http://site/"), page(), { generation: 0, known: false, changesAt: null });
     expect(cache.get("/")).toBeUndefined();
   });
 });
