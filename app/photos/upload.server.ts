@@ -94,6 +94,8 @@ export async function readUpload(request: Request, maxBody: number): Promise<Upl
     if (name === "alt" || name === "place") fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
+    // A body cut off past the cap ends the file with an error: the refusal is already decided.
+    stream.on("error", () => {});
     if (name !== "photo" || file) {
       stream.resume();
       return;

@@ -54,13 +54,14 @@ export function statusOf(rendition: PhotoRendition | undefined): PhotoStatus {
   return { state: "encoding", line: words.waiting, thumbnail: null };
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const sizeOf = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 const shownUpload = (upload: PhotoUpload): ShownUpload => ({
   id: upload.id,
   alt: upload.alt,
   about: photosEditorCopy.placed.uploaded(upload.fileName, absoluteTime(upload.uploadedAt), upload.uploadedBy),
-  size: `${upload.width} × ${upload.height}, ${megabytes(upload.byteSize)}`,
+  size: `${upload.width} × ${upload.height}, ${sizeOf(upload.byteSize)}`,
 });
 
 export async function photosPage(store: InboxStore, content: SiteContent) {
