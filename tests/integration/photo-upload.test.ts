@@ -8,7 +8,7 @@ import { photosEditorCopy } from "~/content/photos-editor";
 import { photoLimits } from "~/photos/limits";
 import { defaultSiteContent } from "~/site-content/schema.server";
 import { hugePngHeader, smallJpeg, truncatedJpeg } from "../support/fixture-photos.mjs";
-import { sendAs, type Answer } from "../support/site-http";
+import { sendAs } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
