@@ -50,13 +50,18 @@ const notices: Record<string, string> = {
 async function showPhotos({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const { content, revision } = await draftContent(store);
   const page = await photosPage(store, content);
-  const done = new URL(request.url).searchParams.get("done") ?? "";
+  const url = new URL(request.url);
+  const done = url.searchParams.get("done") ?? "";
+  // Without JavaScript the page reloads itself while photos encode only after a change (?done=) and while watching
+  // (?watch): one opened to edit is never reloaded under the owner's typing.
+  const watching = url.searchParams.has("done") || url.searchParams.has("watch");
   return data(
     shownToOwner({
       operator: operator.email,
       revision,
       captions: content.photos.captions,
       notice: notices[done] ?? null,
+      watching,
       ...page,
     }),
     { headers: privateHeaders },
@@ -243,7 +248,7 @@ export default function InboxSitePhotos() {
   const pageRefusal = returned && (returned.form === null || !returned.form) ? returned.refusal : null;
   return (
     <InboxShell operator={page.operator}>
-      <AutoRefresh active={page.encoding} />
+      <AutoRefresh active={page.encoding} reloadTo={page.watching ? "/inbox/site/photos?watch" : null} />
       <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">
         <h1 className="font-display text-3xl font-bold text-bone-50">{words.title}</h1>
         <Link to="/inbox/site" className={linkClass}>

@@ -46,6 +46,11 @@ export const siteEditorDatabases = {
   js: join(dataDir, "site-editor-js.db"),
   noJs: join(dataDir, "site-editor-no-js.db"),
 };
+/** The Photos page's servers, one per project (tests/e2e/photo-owner.spec.ts). */
+export const photosOwnerDatabases = {
+  js: join(dataDir, "photos-owner-js.db"),
+  noJs: join(dataDir, "photos-owner-no-js.db"),
+};
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
   RATE_LIMIT_SITE_PER_MINUTE: "0",
@@ -156,6 +161,10 @@ export const e2eServers = {
   // (tests/e2e/site-editor.spec.ts runs its tests in order on it).
   siteEditorJs: siteEditorServer(base + 21, siteEditorDatabases.js),
   siteEditorNoJs: siteEditorServer(base + 22, siteEditorDatabases.noJs),
+  // The owner's Photos page: it publishes too, so it has a server per project of its own
+  // (tests/e2e/photo-owner.spec.ts runs its tests in order on it).
+  photosOwnerJs: siteEditorServer(base + 23, photosOwnerDatabases.js),
+  photosOwnerNoJs: siteEditorServer(base + 24, photosOwnerDatabases.noJs),
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

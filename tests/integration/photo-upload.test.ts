@@ -159,7 +159,12 @@ describe("the Photos page", () => {
     expect(slide).toContain("480 × 640");
     expect(slide).toMatch(/Waiting to be encoded…|Encoding \d+ of \d+ files…|Ready for the web\./);
     // Until it is encoded the page refreshes itself without JavaScript.
-    expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="\d+"\/?><\/noscript>/);
+    const refresh =
+      /<noscript><meta http-equiv="refresh" content="\d+; url=\/inbox\/site\/photos\?watch"\/?><\/noscript>/;
+    expect(html).toMatch(refresh);
+    expect(decoded((await send("/inbox/site/photos?watch")).text)).toMatch(refresh);
+    // Opened to edit, it never reloads under the owner's typing (with JavaScript it asks for its data instead).
+    expect(await page()).not.toContain('http-equiv="refresh"');
     // The public site is unchanged until Publish on the Site page, which lists the change.
     const site = decoded((await send("/inbox/site")).text);
     expect(site).toContain("Carousel slide 1 photo:");
