@@ -269,7 +269,7 @@ export default function InboxSitePhotos() {
         <h2 id="photos-placed" className="font-display text-xl font-bold text-bone-50">
           {words.placed.heading}
         </h2>
-        <ul className="mt-3 grid gap-4 lg:grid-cols-2">
+        <ul className="mt-3 grid items-start gap-4 lg:grid-cols-2">
           {page.places.map((place) => (
             <li key={place.place} className="rounded-xl border border-night-600 bg-night-800/70 p-4">
               <h3 className="font-semibold text-bone-50">{place.label}</h3>
@@ -302,7 +302,7 @@ export default function InboxSitePhotos() {
         {page.unplaced.length === 0 ? (
           <p className="mt-2 text-bone-300">{words.unplaced.empty}</p>
         ) : (
-          <ul className="mt-3 grid gap-4 lg:grid-cols-2">
+          <ul className="mt-3 grid items-start gap-4 lg:grid-cols-2">
             {page.unplaced.map((upload) => (
               <li key={upload.id} className="rounded-xl border border-night-600 bg-night-800/70 p-4">
                 <PhotoForm
