@@ -125,7 +125,9 @@ export async function readUpload(request: Request, maxBody: number): Promise<Upl
       if (done) break;
       size += value.byteLength;
       if (size > maxBody) {
-        // Past the cap: nothing more is kept; the rest is read and thrown away so that the answer reaches the client.
+        // Past the cap: the fields up to it are still read (for the form again), nothing more is kept, and the rest
+        // is read and thrown away so that the answer reaches the client.
+        parser.write(value.subarray(0, value.byteLength - (size - maxBody)));
         drain(reader);
         parser.destroy();
         (file as FileBuffer | null)?.release();
