@@ -248,7 +248,11 @@ export default function InboxSitePhotos() {
   const pageRefusal = returned && (returned.form === null || !returned.form) ? returned.refusal : null;
   return (
     <InboxShell operator={page.operator}>
-      <AutoRefresh active={page.encoding} reloadTo={page.watching ? "/inbox/site/photos?watch" : null} />
+      {/* Not while a refusal is shown: asking again would take it, and what was typed, off the page. */}
+      <AutoRefresh
+        active={page.encoding && !returned}
+        reloadTo={page.watching && !returned ? "/inbox/site/photos?watch" : null}
+      />
       <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">
         <h1 className="font-display text-3xl font-bold text-bone-50">{words.title}</h1>
         <Link to="/inbox/site" className={linkClass}>

@@ -170,6 +170,11 @@ test("a file that is not a photo is refused in words, keeping the alt text and p
   await expect(photo).toHaveAttribute("aria-invalid", "true");
   await expect(uploadForm(page).getByLabel(words.upload.alt, { exact: true })).toHaveValue("Kept as typed");
   await expect(uploadForm(page).getByLabel(words.upload.place, { exact: true })).toHaveValue("about");
+  // While slide 1 encodes the page asks for its data every 2 s (with JavaScript), but never while a refusal is shown:
+  // past that interval the reasons and what was typed are still there.
+  await page.waitForTimeout(2500);
+  await expect(page.getByRole("alert")).toContainText(words.errors.notImage);
+  await expect(uploadForm(page).getByLabel(words.upload.alt, { exact: true })).toHaveValue("Kept as typed");
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshots(page, jsEnabled, "error");
 });

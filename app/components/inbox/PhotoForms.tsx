@@ -148,8 +148,12 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export function UploadForm({ returned }: { returned: FormReturn | null }) {
   const form = useRef<HTMLFormElement>(null);
   const location = useLocation();
-  // After an upload the page comes back without a refusal: the form starts empty again (a refused one keeps all).
+  const shownAt = useRef(location.key);
+  // After an upload the page comes back (a new location) without a refusal: the form starts empty again. A refused
+  // one keeps everything, and so does the page asking for its data again while photos encode (the same location).
   useEffect(() => {
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
     if (!returned) form.current?.reset();
   }, [location.key, returned]);
   const values = returned?.values ?? {};
