@@ -51,6 +51,8 @@ export default defineConfig({
       e2eServers.spam,
       e2eServers.siteEditorJs,
       e2eServers.siteEditorNoJs,
+      e2eServers.photosOwnerJs,
+      e2eServers.photosOwnerNoJs,
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,

@@ -36,4 +36,6 @@ export interface SiteServices {
   siteContent(): SiteSnapshot;
   /** After a publish here: reads the newest version now, so this instance shows it on its next request. */
   sitePublished(): Promise<void>;
+  /** Tells the photo encoder that renditions were asked for, so it starts on them now. */
+  wakePhotoEncoder(): void;
 }

@@ -36,6 +36,7 @@ export function createServices(): SiteServices {
     loginHashes: createLoginHashGate(),
     siteContent: currentSite,
     sitePublished: refreshSite,
+    wakePhotoEncoder: () => {},
   };
 }
 

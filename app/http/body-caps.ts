@@ -11,15 +11,16 @@ export const bodyCaps: Readonly<Record<string, number>> = {
   // The Site page: every field of the site's content at its limit, in any script (a character can take 12 bytes
   // form-encoded), fits.
   "routes/inbox.site": 256 * 1024,
-  // The photo upload gets its own cap here, documented in docs/security.md ("Request bodies"), e.g.
-  // "routes/inbox.photos": 20 * 1024 * 1024. A route that should stream its body instead of having it read whole
-  // first needs its own entry in server/actions.ts too.
+  // The Photos page: one photo at its limit (photoLimits.maxBytes) and the form's few short fields (docs/security.md, "Request bodies"). It
+  // streams its body through the multipart parser under this cap itself (readsOwnBody below).
+  "routes/inbox.site_.photos": 25 * 1024 * 1024 + 64 * 1024,
 };
 
 export const bodyCapFor = (routeId: string): number => bodyCaps[routeId] ?? defaultBodyCap;
 
 /**
- * Routes that read their body under its cap themselves (app/enquiry/accept.server.ts, app/http/form.server.ts), so
+ * Routes that read their body under its cap themselves (app/enquiry/accept.server.ts, app/http/form.server.ts, the
+ * photo upload's app/photos/upload.server.ts), so
  * that a refusal comes in their own form: the contact page with its status line and the form again, the JSON API's
  * errors list (and a 415 for the wrong media type before any size), the login page with its form and the reason. Their body is not read for them first; tests/integration/post-guard.test.ts holds
  * them to the cap like every other route.
@@ -28,4 +29,5 @@ export const readsOwnBody: ReadonlySet<string> = new Set([
   "routes/contact",
   "routes/api.site.save-contact",
   "routes/inbox.login",
+  "routes/inbox.site_.photos",
 ]);

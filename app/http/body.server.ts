@@ -51,7 +51,8 @@ export function discardBody(request: Request): void {
   if (request.body && !request.bodyUsed && !request.body.locked) drain(request.body.getReader());
 }
 
-function drain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+/** Reads the rest of a stream in the background and throws it away (see discardBody). */
+export function drain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
   void (async () => {
     try {
       while (!(await reader.read()).done) {

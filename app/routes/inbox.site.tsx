@@ -4,6 +4,7 @@ import { InboxShell, linkClass, Notice } from "~/components/inbox/InboxShell";
 import { SiteForm } from "~/components/inbox/SiteForm";
 import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { inboxCopy } from "~/content/inbox";
+import { photosEditorCopy } from "~/content/photos-editor";
 import { siteEditorCopy } from "~/content/site-editor";
 import { absoluteTime } from "~/owner/format";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
@@ -130,6 +131,7 @@ async function editSite({ request, context }: ActionFunctionArgs, { operator, st
     const result = await publishContent(store, checked.content, revision, operator.email);
     if (result.ok) {
       await context.services.sitePublished();
+      context.services.wakePhotoEncoder();
       return redirect(`/inbox/site?done=published&version=${result.version}`, { status: 303, headers: privateHeaders });
     }
     if (result.reason === "stale") return stale(result.draft);
@@ -151,9 +153,14 @@ export default function InboxSite() {
     <InboxShell operator={page.operator}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">
         <h1 className="font-display text-3xl font-bold text-bone-50">{words.title}</h1>
-        <Link to="/inbox/site/history" className={linkClass}>
-          {words.historyLink}
-        </Link>
+        <p className="flex flex-wrap gap-x-6 gap-y-1">
+          <Link to="/inbox/site/photos" className={linkClass}>
+            {photosEditorCopy.link}
+          </Link>
+          <Link to="/inbox/site/history" className={linkClass}>
+            {words.historyLink}
+          </Link>
+        </p>
       </div>
       <p className="mt-1 max-w-3xl text-bone-300">{words.intro}</p>
       <div className="mt-4">

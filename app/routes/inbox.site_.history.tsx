@@ -88,6 +88,7 @@ async function restore({ request, context }: ActionFunctionArgs, { operator, sto
   });
   if (result.ok) {
     await context.services.sitePublished();
+    context.services.wakePhotoEncoder();
     return redirect(`/inbox/site/history?done=restored&restored=${version.number}&version=${result.version}`, {
       status: 303,
       headers: privateHeaders,

@@ -112,6 +112,12 @@ const placement = z.object({
 });
 export type PhotoPlacement = z.output<typeof placement>;
 
+/** What is wrong with a photo's alt text, in words, or null (the Photos page's upload checks it before saving). */
+export function altProblem(alt: string): string | null {
+  const result = placement.shape.alt.safeParse(alt);
+  return result.success ? null : (result.error.issues[0]?.message ?? messages.required);
+}
+
 const caption = text(limits.caption);
 
 export const siteContentSchema = z.object({

@@ -238,4 +238,10 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX photo_files_by_rendition ON photo_files (rendition_key)",
     ],
   },
+  {
+    // The alt text typed with an upload (issue 25): kept with the photo, so one uploaded as "Not shown yet" or taken
+    // off its place is placed later with the words the owner already wrote.
+    version: 10,
+    statements: ["ALTER TABLE photo_uploads ADD COLUMN alt TEXT NOT NULL DEFAULT ''"],
+  },
 ];

@@ -19,6 +19,7 @@ const uploadFrom = (row: Row): PhotoUpload => ({
   height: Number(row.height),
   byteSize: Number(row.byte_size),
   fileName: String(row.file_name),
+  alt: String(row.alt ?? ""),
   uploadedAt: time(row.uploaded_at),
   uploadedBy: String(row.uploaded_by),
 });
@@ -35,16 +36,20 @@ const renditionFrom = (row: Row): PhotoRendition => ({
   error: row.error === null || row.error === undefined ? null : String(row.error),
 });
 
-const uploadColumns = "id, content_type, width, height, byte_size, file_name, uploaded_at, uploaded_by";
+const uploadColumns = "id, content_type, width, height, byte_size, file_name, alt, uploaded_at, uploaded_by";
 const renditionColumns = "key, upload_id, shape, focus_x, focus_y, state, done, total, entry, error";
 
 export function photoOperations(db: SqlClient): PhotoOperations {
   const operations: PhotoOperations = {
-    async saveUpload({ id, original, contentType, width, height, byteSize, fileName, uploadedBy }, now = new Date()) {
+    async saveUpload(
+      { id, original, contentType, width, height, byteSize, fileName, alt = "", uploadedBy },
+      now = new Date(),
+    ) {
       const rows = await db.query(
-        `INSERT INTO photo_uploads (id, original, content_type, width, height, byte_size, file_name, uploaded_at, uploaded_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [id, original, contentType, width, height, byteSize, fileName, now.getTime(), uploadedBy],
+        `INSERT INTO photo_uploads (id, original, content_type, width, height, byte_size, file_name, alt, uploaded_at,
+           uploaded_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [id, original, contentType, width, height, byteSize, fileName, alt, now.getTime(), uploadedBy],
       );
       return rows.length === 1;
     },

@@ -443,6 +443,8 @@ export interface PhotoUpload {
   height: number;
   byteSize: number;
   fileName: string;
+  /** The alt text typed with the upload: the words it is placed with when none are given. */
+  alt: string;
   uploadedAt: Date;
   uploadedBy: string;
 }
@@ -481,7 +483,10 @@ export interface PhotoFile {
 /** The owner's photos (app/store/photos.server.ts). */
 export interface PhotoOperations {
   /** Keeps an upload's bytes under its id (the same bytes twice are one upload); true when it was new. */
-  saveUpload(upload: Omit<PhotoUpload, "uploadedAt"> & { original: Uint8Array }, now?: Date): Promise<boolean>;
+  saveUpload(
+    upload: Omit<PhotoUpload, "uploadedAt" | "alt"> & { alt?: string; original: Uint8Array },
+    now?: Date,
+  ): Promise<boolean>;
   listUploads(): Promise<PhotoUpload[]>;
   getUpload(id: string): Promise<PhotoUpload | null>;
   /** Asks for a rendition (pending) unless it exists; resolves with it as it now is. */

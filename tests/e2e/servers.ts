@@ -9,7 +9,8 @@ import { join } from "node:path";
  */
 /**
  * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below), +20/+21 (the disk
- * test's own servers), +23/+24 (the Site editor's, one per project); the photo servers take +40 to +59.
+ * test's own servers), +23/+24 (the Site editor's, one per project), +25/+26 (the Photos page's); the photo servers
+ * take +40 to +59.
  */
 const portCount = 61;
 
@@ -48,6 +49,11 @@ export const ownerAtDefaultDatabase = join(dataDir, "owner-default.db");
 export const siteEditorDatabases = {
   js: join(dataDir, "site-editor-js.db"),
   noJs: join(dataDir, "site-editor-no-js.db"),
+};
+/** The Photos page's servers, one per project (tests/e2e/photo-owner.spec.ts). */
+export const photosOwnerDatabases = {
+  js: join(dataDir, "photos-owner-js.db"),
+  noJs: join(dataDir, "photos-owner-no-js.db"),
 };
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
@@ -159,6 +165,10 @@ export const e2eServers = {
   // (tests/e2e/site-editor.spec.ts runs its tests in order on it).
   siteEditorJs: siteEditorServer(base + 23, siteEditorDatabases.js),
   siteEditorNoJs: siteEditorServer(base + 24, siteEditorDatabases.noJs),
+  // The owner's Photos page: it publishes too, so it has a server per project of its own
+  // (tests/e2e/photo-owner.spec.ts runs its tests in order on it).
+  photosOwnerJs: siteEditorServer(base + 25, photosOwnerDatabases.js),
+  photosOwnerNoJs: siteEditorServer(base + 26, photosOwnerDatabases.noJs),
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

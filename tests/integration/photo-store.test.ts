@@ -36,6 +36,7 @@ for (const backend of backends) {
       height: 3000,
       byteSize: original.byteLength,
       fileName: "IMG_0001.JPG",
+      alt: "A werewolf in the barn",
       uploadedBy: "ann@example.com",
     };
 

@@ -39,6 +39,7 @@ export function testServices(
     loginHashes: createLoginHashGate(),
     siteContent: () => ({ ...defaultSnapshot, known: true }),
     sitePublished: async () => {},
+    wakePhotoEncoder: () => {},
   };
   built.set(config, services);
   return services;

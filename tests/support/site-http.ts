@@ -51,10 +51,18 @@ export function sendAs(
     method = "GET",
     cookie,
     body,
+    upload,
     headers = {},
-  }: { method?: string; cookie?: string; body?: Record<string, string>; headers?: Record<string, string> } = {},
+  }: {
+    method?: string;
+    cookie?: string;
+    body?: Record<string, string>;
+    /** A body already encoded (a multipart form), sent with its own Content-Type. */
+    upload?: { bytes: Uint8Array; contentType: string };
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
-  const payload = body ? new URLSearchParams(body).toString() : undefined;
+  const payload = upload ? upload.bytes : body ? new URLSearchParams(body).toString() : undefined;
   return new Promise((resolve, reject) => {
     const req = request(
       `${siteUrl}${path}`,
@@ -63,7 +71,9 @@ export function sendAs(
         agent: false,
         headers: {
           Host: new URL(publicUrl).host,
-          ...(method === "POST" ? { Origin: publicUrl, "Content-Type": "application/x-www-form-urlencoded" } : {}),
+          ...(method === "POST"
+            ? { Origin: publicUrl, "Content-Type": upload?.contentType ?? "application/x-www-form-urlencoded" }
+            : {}),
           ...(cookie ? { Cookie: cookie } : {}),
           ...headers,
         },

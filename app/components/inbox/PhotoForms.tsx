@@ -1,0 +1,355 @@
+import { Form, useLocation } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { buttonClass, dangerButtonClass, inputClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { photosEditorCopy } from "~/content/photos-editor";
+import { limits } from "~/site-content/fields";
+import { photoLimits, photoPlaces } from "~/photos/limits";
+
+/**
+ * The Photos page's forms: the upload, one per photo (alt text, focal point, place; Save and Remove), the captions.
+ * A refused post comes back as `FormReturn` for the form it came from: its values as typed, a message per field tied
+ * to it with aria-describedby, and the reasons in a role="alert" box. The server judges (noValidate), JS on or off.
+ */
+
+const words = photosEditorCopy;
+
+export interface FormReturn {
+  /** Which form the post came from: "upload", "captions", "photo-<place>" or "photo-<upload id>"; null: the page. */
+  form: string | null;
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  refusal: string | null;
+  /** The draft's revision when a post was refused as stale, to save again from. */
+  revision: number | null;
+  formKey: string;
+}
+
+interface FieldProps {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  error?: string;
+  hint?: string;
+  maxLength?: number;
+  inputMode?: "decimal";
+  required?: boolean;
+  className?: string;
+}
+
+const describedBy = (id: string, hint?: string, error?: string) =>
+  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+function Hint({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-0.5 text-sm text-bone-300">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-red-300">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function Field({ id, name, label, value, error, hint, maxLength, inputMode, required, className }: FieldProps) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block font-medium text-bone-100">
+        {label}
+      </label>
+      <Hint id={id} hint={hint} error={error} />
+      <input
+        id={id}
+        name={name}
+        type="text"
+        autoComplete="off"
+        inputMode={inputMode}
+        defaultValue={value}
+        maxLength={maxLength}
+        aria-describedby={describedBy(id, hint, error)}
+        aria-invalid={error ? true : undefined}
+        aria-required={required ? true : undefined}
+        className={`${inputClass}${error ? " border-red-400" : ""}`}
+      />
+    </div>
+  );
+}
+
+function PlaceChoice({ id, value, error, label }: { id: string; value: string; error?: string; label: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block font-medium text-bone-100">
+        {label}
+      </label>
+      <Hint id={id} error={error} />
+      <select
+        id={id}
+        name={id.endsWith("-place") ? "place" : "to"}
+        defaultValue={value}
+        aria-describedby={describedBy(id, undefined, error)}
+        aria-invalid={error ? true : undefined}
+        className={inputClass}
+      >
+        {photoPlaces.map((place) => (
+          <option key={place} value={place}>
+            {words.places[place]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The reasons a post was refused, focused when it appears so that a screen reader reads them. */
+function Refusal({ returned, children }: { returned: FormReturn | null; children?: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const shown = returned && (returned.refusal || Object.keys(returned.errors).length > 0);
+  useEffect(() => {
+    if (shown) box.current?.focus();
+  }, [shown, returned?.formKey]);
+  if (!shown) return null;
+  return (
+    <div
+      ref={box}
+      role="alert"
+      tabIndex={-1}
+      className="mt-3 rounded-md border border-red-400 bg-night-800 px-4 py-3 text-bone-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+    >
+      {returned.refusal ? <p className="font-semibold">{returned.refusal}</p> : null}
+      {children}
+      {Object.keys(returned.errors).length > 0 ? (
+        <ul className="mt-1 list-disc space-y-1 pl-5">
+          {Object.entries(returned.errors).map(([field, message]) => (
+            <li key={field}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-6 rounded-xl border border-night-600 bg-night-800/70 p-4 sm:p-5">
+      <h2 id={id} className="font-display text-xl font-bold text-bone-50">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export function UploadForm({ returned }: { returned: FormReturn | null }) {
+  const form = useRef<HTMLFormElement>(null);
+  const location = useLocation();
+  const shownAt = useRef(location.key);
+  // After an upload the page comes back (a new location) without a refusal: the form starts empty again. A refused
+  // one keeps everything, and so does the page asking for its data again while photos encode (the same location).
+  useEffect(() => {
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
+    if (!returned) form.current?.reset();
+  }, [location.key, returned]);
+  const values = returned?.values ?? {};
+  const errors = returned?.errors ?? {};
+  const hint = words.upload.hint(photoLimits.maxBytes, photoLimits.maxPixels / 1_000_000);
+  return (
+    <Section id="photos-upload" title={words.upload.heading}>
+      <Form
+        ref={form}
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        aria-labelledby="photos-upload"
+        key={returned?.formKey ?? "upload"}
+      >
+        <Refusal returned={returned}>
+          {Object.keys(errors).length > 0 ? <p className="font-semibold">{words.errors.summary}</p> : null}
+        </Refusal>
+        {/* The text fields come before the file: a refused upload (even one past the size cap) keeps them. */}
+        <div className="mt-3 grid gap-4 md:grid-cols-[3fr_2fr]">
+          <Field
+            id="upload-alt"
+            name="alt"
+            label={words.upload.alt}
+            hint={words.upload.altHint}
+            value={values.alt ?? ""}
+            error={errors.alt}
+            maxLength={limits.alt}
+            required
+          />
+          <PlaceChoice
+            id="upload-place"
+            label={words.upload.place}
+            value={values.place ?? "slide-1"}
+            error={errors.place}
+          />
+        </div>
+        <div className="mt-4">
+          <label htmlFor="upload-photo" className="block font-medium text-bone-100">
+            {words.upload.photo}
+          </label>
+          <Hint id="upload-photo" hint={hint} error={errors.photo} />
+          <input
+            id="upload-photo"
+            name="photo"
+            type="file"
+            accept={photoLimits.types.join(",")}
+            aria-describedby={describedBy("upload-photo", hint, errors.photo)}
+            aria-invalid={errors.photo ? true : undefined}
+            aria-required="true"
+            className="mt-2 block w-full text-bone-100 file:mr-3 file:rounded-md file:border file:border-night-600 file:bg-night-800 file:px-4 file:py-2 file:font-medium file:text-bone-100"
+          />
+        </div>
+        <button type="submit" className={`${buttonClass} mt-4`}>
+          {words.upload.submit}
+        </button>
+      </Form>
+    </Section>
+  );
+}
+
+export interface PhotoFormProps {
+  /** The place the photo is in, or "none" for an upload no place shows. */
+  from: string;
+  /** The place's name, or the upload's file line for one not shown. */
+  fromLabel: string;
+  photo: {
+    id: string;
+    alt: string;
+    about: string;
+    size: string;
+    focus: { x: number; y: number };
+    status: { state: string; line: string; thumbnail: string | null } | null;
+  };
+  revision: number;
+  returned: FormReturn | null;
+}
+
+const percent = (value: number) => String(Math.round(value * 1000) / 10);
+
+export function PhotoForm({ from, fromLabel, photo, revision, returned }: PhotoFormProps) {
+  const key = from === "none" ? photo.id : from;
+  const id = (name: string) => `photo-${key}-${name}`;
+  const values = returned?.values ?? {};
+  const errors = returned?.errors ?? {};
+  const status = photo.status;
+  return (
+    <div className="mt-2">
+      <div className="flex flex-wrap items-start gap-4">
+        {status?.thumbnail ? (
+          <img src={status.thumbnail} alt={photo.alt} width={160} height={90} className="h-auto w-40 rounded-md" />
+        ) : null}
+        <div className="min-w-0 flex-1 text-sm">
+          {status ? (
+            <p className={status.state === "failed" ? "font-semibold text-red-300" : "text-bone-100"}>{status.line}</p>
+          ) : null}
+          <p className="text-bone-300">{photo.about}</p>
+          {photo.size ? <p className="text-bone-300">{photo.size}</p> : null}
+        </div>
+      </div>
+      <Form method="post" noValidate key={returned?.formKey ?? "photo"}>
+        <input type="hidden" name="revision" value={revision} />
+        <input type="hidden" name="from" value={from} />
+        <input type="hidden" name="upload" value={photo.id} />
+        <Refusal returned={returned} />
+        <div className="mt-3 space-y-3">
+          <Field
+            id={id("alt")}
+            name="alt"
+            label={words.edit.alt}
+            value={values.alt ?? photo.alt}
+            error={errors.alt}
+            maxLength={limits.alt}
+            required
+          />
+          <fieldset aria-describedby={`${id("focus")}-hint`}>
+            <legend className="sr-only">{`${words.edit.focusX}, ${words.edit.focusY}`}</legend>
+            <p id={`${id("focus")}-hint`} className="text-sm text-bone-300">
+              {words.edit.focusHint}
+            </p>
+            <div className="mt-1 grid grid-cols-2 gap-3">
+              <Field
+                id={id("focusX")}
+                name="focusX"
+                label={words.edit.focusX}
+                value={values.focusX ?? percent(photo.focus.x)}
+                error={errors.focusX}
+                inputMode="decimal"
+                maxLength={6}
+              />
+              <Field
+                id={id("focusY")}
+                name="focusY"
+                label={words.edit.focusY}
+                value={values.focusY ?? percent(photo.focus.y)}
+                error={errors.focusY}
+                inputMode="decimal"
+                maxLength={6}
+              />
+            </div>
+          </fieldset>
+          <PlaceChoice id={id("to")} label={words.edit.moveTo} value={values.to ?? from} error={errors.to} />
+        </div>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="submit" name="intent" value="save" className={quietButtonClass}>
+            <span className="sr-only">{words.edit.prefix(fromLabel)}</span>
+            {words.edit.save}
+          </button>
+          {from === "none" ? null : (
+            <button type="submit" name="intent" value="remove" className={dangerButtonClass}>
+              <span className="sr-only">{words.edit.prefix(fromLabel)}</span>
+              {words.edit.remove}
+            </button>
+          )}
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export function CaptionsForm({
+  captions,
+  revision,
+  returned,
+}: {
+  captions: readonly string[];
+  revision: number;
+  returned: FormReturn | null;
+}) {
+  const values = returned?.values ?? {};
+  const errors = returned?.errors ?? {};
+  return (
+    <Section id="photos-captions" title={words.captions.heading}>
+      <p className="mt-1 text-sm text-bone-300">{words.captions.hint}</p>
+      <Form method="post" noValidate key={returned?.formKey ?? "captions"}>
+        <input type="hidden" name="revision" value={revision} />
+        <input type="hidden" name="intent" value="captions" />
+        <Refusal returned={returned} />
+        <div className="mt-3 space-y-3">
+          {[0, 1, 2].map((index) => (
+            <Field
+              key={index}
+              id={`caption-${index}`}
+              name={`caption${index}`}
+              label={words.captions.label(index + 1)}
+              value={values[`caption${index}`] ?? captions[index] ?? ""}
+              error={errors[`caption${index}`]}
+              maxLength={limits.caption}
+              required
+            />
+          ))}
+        </div>
+        <button type="submit" className={`${buttonClass} mt-4`}>
+          {words.captions.save}
+        </button>
+      </Form>
+    </Section>
+  );
+}
