@@ -34,6 +34,7 @@ export function testServices(
     },
     channels: () => channels,
     wakeOutbox: () => {},
+    wakePhotoEncoder: () => {},
     admit: (client) => limiter.take(client),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
