@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { cropAround, inspectPhoto, maxPixels, PhotoRefused, uploadFileName, uploadFileNamePattern } from "./encoder.server";
+import { cropAround, inspectPhoto, verifyPhoto, maxPixels, PhotoRefused, uploadFileName, uploadFileNamePattern } from "./encoder.server";
+import { hugePngHeader } from "../../tests/support/fixture-photos.mjs";
 import { photoLimits } from "./limits";
 
 describe("the photo encoder's rules", () => {
@@ -41,5 +42,18 @@ describe("the photo encoder's rules", () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
     await expect(inspectPhoto(svg)).rejects.toMatchObject({ reason: "not-image" });
     await expect(inspectPhoto(Buffer.from("<html><body>hello</body></html>"))).rejects.toBeInstanceOf(PhotoRefused);
+  });
+
+  it("refuses a decompression bomb from its header and a photo cut short once decoded", async () => {
+    const whole = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#335577" } })
+      .jpeg()
+      .toBuffer();
+    await expect(verifyPhoto(whole)).resolves.toEqual({ contentType: "image/jpeg", width: 900, height: 600 });
+    const cut = whole.subarray(0, Math.floor(whole.length / 2));
+    await expect(inspectPhoto(cut)).resolves.toMatchObject({ width: 900 });
+    await expect(verifyPhoto(cut)).rejects.toMatchObject({ reason: "damaged" });
+    // A PNG of a few hundred bytes whose header claims 30,000 x 30,000.
+    const bomb = hugePngHeader();
+    await expect(verifyPhoto(bomb)).rejects.toMatchObject({ reason: "too-large", width: 30_000, height: 30_000 });
   });
 });
