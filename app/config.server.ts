@@ -289,6 +289,7 @@ const envSchema = z.object({
       }),
   ),
   STORE_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(100).max(60_000).default(5_000)),
+  PHOTO_LEASE_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1_000).max(3_600_000).default(60_000)),
   INBOX_FILE: z.preprocess(emptyAsUnset, z.string().default("data/enquiries.jsonl")),
   PUBLIC_URL: z.preprocess(emptyAsUnset, httpOrigin("https://haunt.example").optional()),
   TRUST_PROXY: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(0)),
@@ -313,6 +314,11 @@ export interface Config {
   storeTimeoutMs: number;
   /** The v1 JSON-lines inbox, imported into the database at start when it exists. */
   inboxFile: string;
+  /**
+   * How long an instance holds a photo it is encoding without writing a file (renewed with each file): after it, an
+   * instance that died while encoding is taken over. Unset (as in tests built by hand) means the default.
+   */
+  photoLeaseMs?: number;
   /** The site's one public origin (sitemap, robots.txt, canonical links); never taken from a request's headers. */
   publicUrl: string;
   /** False when PUBLIC_URL was not set and publicUrl is the local default. */
@@ -354,7 +360,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
   }
-  const { PORT, API_HOST, API_TIMEOUT_MS, DATABASE_URL, STORE_TIMEOUT_MS, INBOX_FILE } = result.data;
+  const { PORT, API_HOST, API_TIMEOUT_MS, DATABASE_URL, STORE_TIMEOUT_MS, INBOX_FILE, PHOTO_LEASE_MS } = result.data;
   return {
     port: PORT,
     apiHost: API_HOST,
@@ -362,6 +368,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     database: DATABASE_URL,
     storeTimeoutMs: STORE_TIMEOUT_MS,
     inboxFile: INBOX_FILE,
+    photoLeaseMs: PHOTO_LEASE_MS,
     ...servingConfig(result.data),
     notify: notifyConfig(result.data),
     spam: spamConfig(result.data),

@@ -26,6 +26,8 @@ export interface SiteServices {
   channels(): readonly Channel[];
   /** Tells the notification sender that an enquiry was just stored, so it goes out now. */
   wakeOutbox(): void;
+  /** Tells the background photo encoder that a photo was just uploaded or placed, so it is encoded now. */
+  wakePhotoEncoder(): void;
   /** Counts one enquiry for this client (and the site), or refuses it. */
   admit(clientAddress: string | undefined): Promise<RateLimitRefusal | null>;
   /** Counts one login for the site-wide login rate: null, or the seconds until one may be checked again. */
@@ -36,6 +38,4 @@ export interface SiteServices {
   siteContent(): SiteSnapshot;
   /** After a publish here: reads the newest version now, so this instance shows it on its next request. */
   sitePublished(): Promise<void>;
-  /** Tells the photo encoder that renditions were asked for, so it starts on them now. */
-  wakePhotoEncoder(): void;
 }

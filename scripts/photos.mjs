@@ -3,15 +3,25 @@
 // public/photos/ (served as /photos/, immutable for a year: server/main.ts) and writes app/content/photos.generated.ts,
 // which the server and browser bundles import, so both render the same markup.
 //
-// Each photo: EXIF orientation applied, cropped to its slot's aspect ratio around the focal point, AVIF + WebP + JPEG
-// at every width of `widths` up to its own, content-hashed names, no metadata (GPS, camera) kept, and a 16-px WebP
-// placeholder inlined in the page. Encoded files are cached in .cache/photos/ by input bytes + settings, so an
-// unchanged photo is never encoded twice. A photo that cannot be used (cut short, damaged, over 50 megapixels, no alt
+// Each photo is encoded by the site's one encoder (app/photos/encoder.server.ts, also the server's for uploads): EXIF
+// orientation applied, cropped to its slot's shape around the focal point, AVIF + WebP + JPEG at every width up to its
+// own, content-hashed names, no metadata (GPS, camera) kept, and a 16-px WebP placeholder inlined in the page. Encoded
+// files are cached in .cache/photos/ by input bytes + settings, so an unchanged photo is never encoded twice. A photo that cannot be used (cut short, damaged, over 50 megapixels, no alt
 // text) stops the build with one line naming it and why; a file in photos/ the build does not use gets a warning line.
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import sharp from "sharp";
+import {
+  encodeRendition,
+  formats,
+  inspectPhoto,
+  PhotoRefused,
+  placeholderWidth,
+  shapes,
+  social as socialSize,
+  socialImage,
+} from "../app/photos/encoder.server.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const photosDir = join(root, "photos");
@@ -22,31 +32,16 @@ const publicPrefix = "/photos/";
 
 /** Bump when the encoding or the cache entries change in a way the settings below do not show: every photo is then encoded again. */
 const encoderVersion = 2;
-/**
- * How photos are read: a file cut short or with decoding errors is refused, never encoded with a grey part (libvips'
- * "error" level includes "truncated"); at most 50 megapixels, the cap uploads get, and far above any camera's 12-48.
- */
-const decoding = { failOn: "error", limitInputPixels: 50_000_000 };
-const formats = {
-  avif: { quality: 40, effort: 4 },
-  webp: { quality: 70, effort: 4 },
-  jpeg: { quality: 72, mozjpeg: true, progressive: true },
-};
-/**
- * The photo slots: the file name the owner uses (any of `extensions`), its aspect ratio and widths. 720 covers a
- * 390-px phone at 2x and Lighthouse's 412-px phone at 1.75x (665 px) and the 646-px desktop slide at 1x with the
- * fewest bytes; 1080 a phone at 3x.
- */
+/** The photo slots: the file name the owner uses (any of `extensions`) and the shape it is cropped to. */
 const slots = [
-  { key: "slide-1", aspect: 16 / 9, widths: [480, 720, 1080, 1600, 2400] },
-  { key: "slide-2", aspect: 16 / 9, widths: [480, 720, 1080, 1600, 2400] },
-  { key: "slide-3", aspect: 16 / 9, widths: [480, 720, 1080, 1600, 2400] },
-  { key: "about", aspect: 3 / 2, widths: [480, 720, 1080, 1600] },
+  { key: "slide-1", shape: "slide" },
+  { key: "slide-2", shape: "slide" },
+  { key: "slide-3", shape: "slide" },
+  { key: "about", shape: "about" },
 ];
 const extensions = [".jpg", ".jpeg", ".png", ".webp"];
-const placeholderWidth = 16;
 /** Link previews (Open Graph, Twitter): 1200 x 630 from the first slide's photo, or its drawn art. */
-const social = { width: 1200, height: 630, art: join(root, "public", "images", "carousel", "large-custom-prop.svg") };
+const social = { ...socialSize, art: join(root, "public", "images", "carousel", "large-custom-prop.svg") };
 
 /** A photo the build cannot use: its message is the one line the build prints. */
 class PhotoProblem extends Error {}
@@ -81,102 +76,56 @@ function findPhoto(slot, files) {
   return { key: slot.key, name: matches[0], file: join(photosDir, matches[0]), alt: sidecar.alt.trim(), focus };
 }
 
-/** The photo's size from its header, refused when over the cap (before anything decodes it). */
+/** The photo's size from its header, refused when over the cap or not a picture (before anything decodes it). */
 async function checkSize(photo) {
-  let size;
   try {
-    size = await sharp(photo.file, { limitInputPixels: false }).metadata();
+    await inspectPhoto(photo.file);
   } catch (error) {
-    throw new PhotoProblem(`photos/${photo.name} ${unreadable(error)}`);
+    throw problem(photo, error);
   }
-  const megapixels = (size.width * size.height) / 1e6;
-  if (size.width * size.height > decoding.limitInputPixels)
-    throw new PhotoProblem(
-      `photos/${photo.name} is ${size.width} x ${size.height} pixels (${Math.round(megapixels)} megapixels): the build takes at most ${decoding.limitInputPixels / 1e6} megapixels; save a smaller copy (6000 px wide is plenty)`,
+}
+
+/** What a refused photo means for the owner, in the build's one line. */
+function problem(photo, error) {
+  if (!(error instanceof PhotoRefused))
+    return new PhotoProblem(`photos/${photo.name} cannot be read (${error.message})`);
+  const { reason, detail, width, height } = error;
+  if (reason === "too-large" && width)
+    return new PhotoProblem(
+      `photos/${photo.name} is ${width} x ${height} pixels (${Math.round((width * height) / 1e6)} megapixels): the build takes at most 50 megapixels; save a smaller copy (6000 px wide is plenty)`,
     );
-}
-
-/** What a decoding error means for the owner. */
-function unreadable(error) {
-  const detail = String(error.message).split("\n")[0];
+  if (reason === "not-image")
+    return new PhotoProblem(`photos/${photo.name} is not a JPEG, PNG or WebP picture: save it as JPEG`);
   if (/premature end|truncat|read error|corrupt|unable to parse/i.test(detail))
-    return `is cut short or damaged (${detail}): copy it again from the camera or phone`;
-  if (/unsupported image format/i.test(detail)) return "is not a JPEG, PNG or WebP picture: save it as JPEG";
-  return `cannot be read (${detail}): save it again as JPEG`;
+    return new PhotoProblem(
+      `photos/${photo.name} is cut short or damaged (${detail}): copy it again from the camera or phone`,
+    );
+  return new PhotoProblem(`photos/${photo.name} cannot be read (${detail}): save it again as JPEG`);
 }
 
-/** The largest `aspect` box inside `width` x `height`, centred on the focal point as far as the edges allow. */
-export function cropAround({ width, height }, aspect, [fx, fy]) {
-  const cropWidth = Math.min(width, Math.round(height * aspect));
-  const cropHeight = Math.min(height, Math.round(cropWidth / aspect));
-  const clamp = (value, max) => Math.max(0, Math.min(max, Math.round(value)));
-  return {
-    left: clamp(fx * width - cropWidth / 2, width - cropWidth),
-    top: clamp(fy * height - cropHeight / 2, height - cropHeight),
-    width: cropWidth,
-    height: cropHeight,
-  };
+/** Writes `bytes` into the cache entry under its content-hashed name. */
+function store(entryDir, file, files) {
+  writeFileSync(join(entryDir, file.name), file.bytes);
+  files.push(file.name);
 }
 
-/** Writes `buffer` into the cache entry under a content-hashed name; returns that name. */
-function store(entryDir, stem, ext, buffer) {
-  const name = `${stem}-${sha256(buffer).slice(0, 10)}.${ext}`;
-  writeFileSync(join(entryDir, name), buffer);
-  return name;
-}
+/** The build's names: `slide-1-720-1a2b3c4d5e.avif`, `social-1a2b3c4d5e.jpg`. */
+const namer = (slot) => (file) =>
+  file.kind === "social" ? `social-${file.hash}.jpg` : `${slot.key}-${file.width}-${file.hash}.${file.format}`;
 
 /** Encodes one photo into `entryDir`; returns its manifest entry (without alt text) and its file names. */
 async function encode(slot, photo, entryDir) {
-  // Orientation applied first, so the crop and every size are of the photo as it is meant to be seen.
-  const oriented = await sharp(photo.file, decoding)
-    .rotate()
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .catch((error) => {
-      throw new PhotoProblem(`photos/${photo.name} ${unreadable(error)}`);
-    });
-  const crop = cropAround(oriented.info, slot.aspect, photo.focus);
-  const master = await sharp(oriented.data, { raw: oriented.info })
-    .extract(crop)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const input = () => sharp(master.data, { raw: master.info });
-  const widths = slot.widths.filter((w) => w <= crop.width);
-  if (widths.length === 0) widths.push(crop.width);
-  const height = (w) => Math.round(w / slot.aspect);
   const files = [];
-  const sources = {};
-  for (const [format, options] of Object.entries(formats)) {
-    sources[format] = await Promise.all(
-      widths.map(async (width) => {
-        const buffer = await input().resize(width, height(width)).toFormat(format, options).toBuffer();
-        const name = store(entryDir, `${slot.key}-${width}`, format, buffer);
-        files.push(name);
-        return { width, src: name };
-      }),
-    );
-  }
-  const tiny = await input().resize(placeholderWidth, height(placeholderWidth)).webp({ quality: 40 }).toBuffer();
-  const largest = widths.at(-1);
-  const entry = {
-    width: largest,
-    height: height(largest),
-    ...sources,
-    placeholder: `data:image/webp;base64,${tiny.toString("base64")}`,
-  };
-  // The link-preview image is made from the first slide.
-  if (slot.key === "slide-1") entry.social = await socialImage(input(), entryDir, files);
+  const [x, y] = photo.focus;
+  const entry = await encodeRendition(photo.file, slot.shape, { x, y }, (file) => store(entryDir, file, files), {
+    name: namer(slot),
+    srcPrefix: "",
+    // The link-preview image is made from the first slide.
+    social: slot.key === "slide-1",
+  }).catch((error) => {
+    throw problem(photo, error);
+  });
   return { entry, files };
-}
-
-async function socialImage(pipeline, entryDir, files) {
-  const buffer = await pipeline
-    .resize(social.width, social.height, { fit: "cover", position: "attention" })
-    .jpeg({ quality: 80, mozjpeg: true })
-    .toBuffer();
-  const name = store(entryDir, "social", "jpg", buffer);
-  files.push(name);
-  return { src: name, width: social.width, height: social.height };
 }
 
 /** A cache entry is complete once entry.json exists (written last): a build stopped half-way encodes again. */
@@ -205,7 +154,14 @@ async function encodeAll() {
       found.push(photo);
       await checkSize(photo);
       // Decoding settings only refuse files, never change what is encoded: they are not part of the key.
-      const settings = JSON.stringify({ encoderVersion, formats, slot, focus: photo.focus, placeholderWidth, social });
+      const settings = JSON.stringify({
+        encoderVersion,
+        formats,
+        slot: { key: slot.key, ...shapes[slot.shape] },
+        focus: photo.focus,
+        placeholderWidth,
+        social,
+      });
       const key = sha256(readFileSync(photo.file), settings).slice(0, 24);
       const result = await cached(key, (dir) => {
         encoded++;
@@ -228,8 +184,10 @@ async function encodeAll() {
     const key = `art-${sha256(readFileSync(social.art), settings).slice(0, 20)}`;
     const result = await cached(key, async (dir) => {
       const files = [];
-      const entry = await socialImage(sharp(social.art, { density: 144 }), dir, files);
-      return { entry, files };
+      const bytes = await socialImage(sharp(social.art, { density: 144 }));
+      const name = `social-${sha256(bytes).slice(0, 10)}.jpg`;
+      store(dir, { name, bytes }, files);
+      return { entry: { src: name, width: social.width, height: social.height }, files };
     });
     published.push(...result.files.map((file) => join(result.dir, file)));
     manifest.social = { ...result.entry, src: publicPrefix + result.entry.src };

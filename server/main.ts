@@ -8,6 +8,7 @@ import { PageCache } from "~/pages/page-cache.server";
 import { getConfig } from "./config";
 import { loadContext } from "./load-context";
 import { pageCacheMiddleware } from "./page-cache";
+import { photoFiles } from "./photo-files";
 import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
 import { createServices, startServices, stopBackground, stopServices } from "./services";
@@ -60,8 +61,10 @@ app.set("trust proxy", config.trustProxy);
 // about 60 % of their size; below 256 bytes the header outweighs the gain.
 app.use(compression({ threshold: 256 }));
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
-// The owner's photos (scripts/photos.mjs, docs/photos.md): content-hashed names, so kept a year like /build/.
+// The photos (docs/photos.md): content-hashed names, so kept a year like /build/. The build's (scripts/photos.mjs) from
+// public/photos, then the owner's uploads, encoded into the database.
 app.use("/photos", express.static("public/photos", { immutable: true, maxAge: "1y", setHeaders: photoType }));
+app.use("/photos", photoFiles(config.apiHost ? undefined : services.inbox));
 app.use(express.static("public", { maxAge: "1h" }));
 // The access log names the path, never the query string: the owner's searches (/inbox?q=) hold visitors' names and
 // addresses, and nothing a log reader needs is in the query of any route, so it is left out of every line.

@@ -6,6 +6,7 @@ import type { InboxStore } from "~/store/types";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
+import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder";
 import { currentSite, refreshSite, startSiteContent, stopSiteContent } from "./site-content";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest";
 
@@ -31,12 +32,12 @@ export function createServices(): SiteServices {
     inbox: currentInbox,
     channels: inboxChannels,
     wakeOutbox,
+    wakePhotoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
     siteContent: currentSite,
     sitePublished: refreshSite,
-    wakePhotoEncoder: () => {},
   };
 }
 
@@ -48,6 +49,7 @@ export async function startServices(): Promise<void> {
         "Set it to the site's public origin, e.g. https://haunt.example.",
     );
   }
+  limitSharp();
   if (config.apiHost) {
     startSiteContent(config); // enquiries go to the API: no embedded inbox, the default content
     return;
@@ -62,6 +64,7 @@ export async function startServices(): Promise<void> {
     startSiteContent(config, store);
     startOutbox(store, config.notify);
     startSpamDigest(store, config);
+    startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
   };
   await Promise.race([startInbox(config, notifications, onOpen), waited]);
   clearTimeout(timer);
@@ -69,11 +72,12 @@ export async function startServices(): Promise<void> {
 
 /**
  * At the shutdown signal, beside the HTTP drain: the sender stops claiming and finishes or abandons its sends while
- * the requests in flight finish (what they store stays pending in the database for the next sender).
+ * the requests in flight finish (what they store stays pending in the database for the next sender); the photo
+ * encoder lets its photo go, or leaves its claim to run out.
  */
 export async function stopBackground(): Promise<void> {
   stopSiteContent();
-  await Promise.all([stopOutbox(), stopSpamDigest()]);
+  await Promise.all([stopOutbox(), stopSpamDigest(), stopPhotoEncoder()]);
 }
 
 /** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */

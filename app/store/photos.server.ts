@@ -101,7 +101,7 @@ export function photoOperations(db: SqlClient): PhotoOperations {
                       WHERE state = 'pending' AND (claim_until IS NULL OR claim_until <= ?)
                       ORDER BY created_at, key LIMIT 1)
            AND state = 'pending' AND (claim_until IS NULL OR claim_until <= ?)
-         RETURNING ${renditionColumns}, claim_until`,
+         RETURNING ${renditionColumns}, claim_until, attempts`,
         [token, at + leaseMs, at, at],
       );
       if (!claimed) return null;
@@ -110,11 +110,12 @@ export function photoOperations(db: SqlClient): PhotoOperations {
         ...renditionFrom(claimed),
         claimToken: token,
         claimUntil: time(claimed.claim_until),
+        attempts: Number(claimed.attempts),
         original: bytesOf(upload?.original ?? new Uint8Array()),
       };
     },
 
-    async addRenditionFile(claim, file, total) {
+    async addRenditionFile(claim, file, total, leaseMs, now = new Date()) {
       // Content-hashed: the same name is the same bytes, so a file a lost claim wrote is kept as it is (harmless).
       await db.query(
         `INSERT INTO photo_files (name, rendition_key, content_type, bytes) VALUES (?, ?, ?, ?)
@@ -122,10 +123,20 @@ export function photoOperations(db: SqlClient): PhotoOperations {
         [file.name, claim.key, file.contentType, file.bytes],
       );
       const counted = await db.query(
-        "UPDATE photo_renditions SET done = done + 1, total = ? WHERE key = ? AND claim_token = ? RETURNING key",
-        [total, claim.key, claim.claimToken],
+        `UPDATE photo_renditions SET done = done + 1, total = ?, claim_until = COALESCE(CAST(? AS BIGINT), claim_until)
+         WHERE key = ? AND claim_token = ? RETURNING key`,
+        [total, leaseMs === undefined ? null : now.getTime() + leaseMs, claim.key, claim.claimToken],
       );
       return counted.length === 1;
+    },
+
+    async releaseRendition(claim, retryAt) {
+      const rows = await db.query(
+        `UPDATE photo_renditions SET claim_token = NULL, claim_until = ?
+         WHERE key = ? AND claim_token = ? AND state = 'pending' RETURNING key`,
+        [retryAt.getTime(), claim.key, claim.claimToken],
+      );
+      return rows.length === 1;
     },
 
     async finishRendition(claim, result, now = new Date()) {

@@ -470,6 +470,8 @@ export interface PhotoRendition {
 export interface ClaimedRendition extends PhotoRendition {
   claimToken: string;
   claimUntil: Date;
+  /** How many times it has been claimed, this claim included (a process that died while encoding it counts too). */
+  attempts: number;
   original: Uint8Array;
 }
 
@@ -502,8 +504,19 @@ export interface PhotoOperations {
   readyRenditionCount(): Promise<number>;
   /** Claims the oldest pending rendition (or one whose lease ran out) for `leaseMs`; null when none is due. */
   claimRendition(leaseMs: number, now?: Date): Promise<ClaimedRendition | null>;
-  /** Stores one encoded file and counts it done (the claim's holder only; false when the claim was lost). */
-  addRenditionFile(claim: ClaimedRendition, file: PhotoFile, total: number): Promise<boolean>;
+  /**
+   * Stores one encoded file and counts it done, and renews the lease for `leaseMs` from now when given (the claim's
+   * holder only; false when the claim was lost).
+   */
+  addRenditionFile(
+    claim: ClaimedRendition,
+    file: PhotoFile,
+    total: number,
+    leaseMs?: number,
+    now?: Date,
+  ): Promise<boolean>;
+  /** Lets the claim go without an outcome: pending again, claimable from `retryAt` (after an unexpected error). */
+  releaseRendition(claim: ClaimedRendition, retryAt: Date): Promise<boolean>;
   /** Marks it ready with its entry (JSON), or failed with the reason, and lets the claim go. */
   finishRendition(claim: ClaimedRendition, result: { entry: string } | { error: string }, now?: Date): Promise<boolean>;
   photoFile(name: string): Promise<PhotoFile | null>;

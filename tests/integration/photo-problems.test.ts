@@ -9,7 +9,8 @@ import { useTempDir } from "../support/temp-dir";
 /**
  * What the photo step of the build (scripts/photos.mjs, run as `npm run build` runs it) says about photos it cannot
  * use: one line naming the file and why, exit code 1, nothing published; and a warning naming each file it ignores.
- * Each case is a small copy of what the script reads (photos/, the carousel art, node_modules) in a temp dir.
+ * Each case is a small copy of what the script reads (photos/, the encoder, the carousel art, node_modules) in a temp
+ * dir.
  */
 
 const temp = useTempDir("haunt-photo-problems-");
@@ -20,7 +21,12 @@ function siteWith(photos: Record<string, Buffer | string>): string {
   mkdirSync(join(dir, "photos"));
   mkdirSync(join(dir, "app", "content"), { recursive: true });
   mkdirSync(join(dir, "public", "images", "carousel"), { recursive: true });
+  mkdirSync(join(dir, "app", "photos"));
   copyFileSync(join(projectRoot, "scripts", "photos.mjs"), join(dir, "scripts", "photos.mjs"));
+  // The encoder the script shares with the server (a .ts file Node runs by stripping its types).
+  const encoder = join("app", "photos", "encoder.server.ts");
+  copyFileSync(join(projectRoot, encoder), join(dir, encoder));
+  copyFileSync(join(projectRoot, "package.json"), join(dir, "package.json"));
   const art = join("public", "images", "carousel", "large-custom-prop.svg");
   copyFileSync(join(projectRoot, art), join(dir, art));
   symlinkSync(join(projectRoot, "node_modules"), join(dir, "node_modules"));

@@ -80,9 +80,27 @@ for (const backend of backends) {
       const old = (await store.claimRendition(1_000, new Date(Date.now() - 5_000)))!;
       const taken = (await store.claimRendition(60_000))!;
       expect(taken.key).toBe(key);
+      expect([old.attempts, taken.attempts]).toEqual([1, 2]);
       expect(await store.finishRendition(old, { error: "late" })).toBe(false);
       expect(await store.finishRendition(taken, { error: "cut short" })).toBe(true);
       expect((await store.renditions([key]))[0]).toMatchObject({ state: "failed", error: "cut short" });
+    });
+
+    it("renews a lease with each file; a released claim waits until its retry time, then is claimed again", async () => {
+      const key = "r".repeat(24);
+      await store.requestRendition(key, upload.id, "about", { x: 0.2, y: 0.5 });
+      const start = Date.now();
+      const claim = (await store.claimRendition(1_000, new Date(start)))!;
+      const file = { name: "p-2-480.webp", contentType: "image/webp", bytes: randomBytes(1000) };
+      expect(await store.addRenditionFile(claim, file, 12, 60_000, new Date(start + 500))).toBe(true);
+      // Past the first lease, within the renewed one: nobody else can take it.
+      expect(await store.claimRendition(60_000, new Date(start + 5_000))).toBeNull();
+      expect(await store.releaseRendition(claim, new Date(start + 10_000))).toBe(true);
+      expect(await store.claimRendition(60_000, new Date(start + 9_000))).toBeNull();
+      const again = (await store.claimRendition(60_000, new Date(start + 10_000)))!;
+      expect(again).toMatchObject({ key, attempts: 2, done: 0 });
+      expect(await store.releaseRendition(claim, new Date(start))).toBe(false);
+      expect(await store.finishRendition(again, { entry: "{}" })).toBe(true);
     });
   });
 }

@@ -119,3 +119,48 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await makeFixturePhotos(dir);
   console.log(`fixture photos in ${dir}`);
 }
+
+/**
+ * A camera JPEG as a phone sends it, shown `width` x `height`: red-tinted noise in its top half and blue-tinted in its
+ * bottom half, stored sideways with EXIF Orientation 6, and carrying what must never reach the web: GPS position,
+ * camera make and model, dates (EXIF) and an XMP packet naming the place. An output that is upright has red at the
+ * top and blue at the bottom.
+ */
+export async function cameraJpeg({ width = 1600, height = 1200, seed = 11 } = {}) {
+  const next = random(seed);
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const [r, g, b] = y < height / 2 ? [200, 40, 30] : [30, 50, 200];
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      const grain = (next() - 0.5) * 60;
+      pixels[i] = Math.max(0, Math.min(255, r + grain));
+      pixels[i + 1] = Math.max(0, Math.min(255, g + grain));
+      pixels[i + 2] = Math.max(0, Math.min(255, b + grain));
+    }
+  }
+  // Stored turned a quarter to the left: Orientation 6 tells a viewer to turn it a quarter to the right.
+  const stored = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .rotate(270)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(stored.data, { raw: stored.info })
+    .jpeg({ quality: 88 })
+    .withMetadata({ orientation: 6 })
+    .withExif({
+      IFD0: { Make: "FixtureCam", Model: "Workshop Phone 12", DateTime: "2026:10:01 18:30:00" },
+      IFD2: { DateTimeOriginal: "2026:10:01 18:30:00", LensModel: "Fixture lens 4.2mm" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "51/1 30/1 1234/100",
+        GPSLongitudeRef: "W",
+        GPSLongitude: "0/1 7/1 3900/100",
+      },
+    })
+    .withXmp(
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+        '<rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Secret Workshop Town"/>' +
+        "</rdf:RDF></x:xmpmeta>",
+    )
+    .toBuffer();
+}

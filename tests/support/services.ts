@@ -34,12 +34,12 @@ export function testServices(
     },
     channels: () => channels,
     wakeOutbox: () => {},
+    wakePhotoEncoder: () => {},
     admit: (client) => limiter.take(client),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
     siteContent: () => ({ ...defaultSnapshot, known: true }),
     sitePublished: async () => {},
-    wakePhotoEncoder: () => {},
   };
   built.set(config, services);
   return services;

@@ -1,0 +1,238 @@
+import { createHash } from "node:crypto";
+import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Photo, PhotoSource } from "../content/photo-types";
+
+/**
+ * The one photo encoder (docs/photos.md), used by the build (scripts/photos.mjs, for photos/) and by the server's
+ * background encoder (server/photo-encoder.ts, for the owner's uploads): the photo turned upright, cropped to its
+ * place's shape around the focal point, AVIF + WebP + JPEG at the widths the pages use, a 16-px WebP placeholder and,
+ * for slides, the 1200 x 630 link-preview JPEG. Every output is encoded from raw pixels, so no metadata of the
+ * original (EXIF with GPS, camera and dates, XMP, IPTC, ICC) can reach it.
+ *
+ * Node runs this file from scripts/photos.mjs by stripping its types: it imports only packages, node builtins and
+ * types (erased), never `~/` paths, and uses no TypeScript syntax that needs compiling.
+ */
+
+/** The same cap as photoLimits.maxPixels (app/photos/limits.ts; a test keeps them equal): sharp's input limit. */
+export const maxPixels = 50_000_000;
+
+/**
+ * How photos are read: a file cut short or with decoding errors is refused, never encoded with a grey part (libvips'
+ * "error" level includes "truncated"); at most 50 megapixels, far above any camera's 12-48, far below a bomb's claim.
+ */
+const decoding = { failOn: "error", limitInputPixels: maxPixels } as const;
+
+export const formats = {
+  avif: { quality: 40, effort: 4 },
+  webp: { quality: 70, effort: 4 },
+  jpeg: { quality: 72, mozjpeg: true, progressive: true },
+} as const;
+export type PhotoFormat = keyof typeof formats;
+
+const contentTypes: Record<PhotoFormat, string> = { avif: "image/avif", webp: "image/webp", jpeg: "image/jpeg" };
+
+/**
+ * The shapes a place crops to, and their widths. 720 covers a 390-px phone at 2x and Lighthouse's 412-px phone at
+ * 1.75x (665 px) and the 646-px desktop slide at 1x with the fewest bytes; 1080 a phone at 3x.
+ */
+export const shapes = {
+  slide: { aspect: 16 / 9, widths: [480, 720, 1080, 1600, 2400] },
+  about: { aspect: 3 / 2, widths: [480, 720, 1080, 1600] },
+} as const;
+export type Shape = keyof typeof shapes;
+
+export const placeholderWidth = 16;
+/** The link-preview image (Open Graph, Twitter), made from a slide's photo. */
+export const social = { width: 1200, height: 630 } as const;
+
+/** The image types the site takes, as sharp's decoders name them (AVIF is read by the HEIF decoder). */
+const accepted: Record<string, string> = { jpeg: "image/jpeg", png: "image/png", webp: "image/webp", heif: "image/avif" };
+
+export type RefusalReason = "not-image" | "too-large" | "damaged";
+
+/** A photo that cannot be used: why, in a word the caller turns into its own sentence, and what the decoder said. */
+export class PhotoRefused extends Error {
+  reason: RefusalReason;
+  detail: string;
+  width: number;
+  height: number;
+  constructor(reason: RefusalReason, detail: string, size: { width: number; height: number } = { width: 0, height: 0 }) {
+    super(`${reason}: ${detail}`);
+    this.name = "PhotoRefused";
+    this.reason = reason;
+    this.detail = detail;
+    this.width = size.width;
+    this.height = size.height;
+  }
+}
+
+/** What a decoding error means: the file is damaged or cut short, or it is not a picture sharp can read. */
+function refusal(error: unknown): PhotoRefused {
+  if (error instanceof PhotoRefused) return error;
+  const detail = String((error as Error)?.message ?? error).split("\n")[0]!;
+  if (/unsupported image format|bad seek|not a known file format/i.test(detail))
+    return new PhotoRefused("not-image", detail);
+  if (/pixel limit/i.test(detail)) return new PhotoRefused("too-large", detail);
+  return new PhotoRefused("damaged", detail);
+}
+
+export interface PhotoHeader {
+  /** The MIME type of what the bytes are (not what a name or a browser says). */
+  contentType: string;
+  /** As the photo is meant to be seen (EXIF orientation applied). */
+  width: number;
+  height: number;
+}
+
+/**
+ * Reads the photo's header only (nothing is decoded): its type and size. Refuses what is not a JPEG, PNG, WebP or
+ * AVIF picture (an SVG, HTML or GIF too) and anything over 50 megapixels, with a PhotoRefused.
+ */
+export async function inspectPhoto(input: Uint8Array | string): Promise<PhotoHeader> {
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw refusal(error);
+  }
+  const contentType = accepted[metadata.format];
+  // HEIF that is not AV1 (a phone's HEIC) cannot be shown by browsers and is not taken.
+  if (!contentType || (metadata.format === "heif" && metadata.compression !== "av1"))
+    throw new PhotoRefused("not-image", `a ${metadata.format} file`);
+  const { width, height } = metadata.autoOrient ?? metadata;
+  if (!width || !height) throw new PhotoRefused("damaged", "no size in its header");
+  if (width * height > maxPixels)
+    throw new PhotoRefused("too-large", `${width} x ${height} pixels`, { width, height });
+  return { contentType, width, height };
+}
+
+/**
+ * Decodes the whole photo (at a small size, so little memory) to refuse one that is cut short or damaged, which the
+ * header alone does not show. Resolves with its header.
+ */
+export async function verifyPhoto(input: Uint8Array | string): Promise<PhotoHeader> {
+  const header = await inspectPhoto(input);
+  try {
+    await sharp(input, { ...decoding, sequentialRead: true })
+      .resize(64, 64, { fit: "inside" })
+      .raw()
+      .toBuffer();
+  } catch (error) {
+    throw refusal(error);
+  }
+  return header;
+}
+
+/** The largest `aspect` box inside `width` x `height`, centred on the focal point as far as the edges allow. */
+export function cropAround(
+  { width, height }: { width: number; height: number },
+  aspect: number,
+  focus: { x: number; y: number },
+): { left: number; top: number; width: number; height: number } {
+  const cropWidth = Math.min(width, Math.round(height * aspect));
+  const cropHeight = Math.min(height, Math.round(cropWidth / aspect));
+  const clamp = (value: number, max: number) => Math.max(0, Math.min(max, Math.round(value)));
+  return {
+    left: clamp(focus.x * width - cropWidth / 2, width - cropWidth),
+    top: clamp(focus.y * height - cropHeight / 2, height - cropHeight),
+    width: cropWidth,
+    height: cropHeight,
+  };
+}
+
+/** One encoded file: its content-hashed name, type and bytes. */
+export interface EncodedFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** What a file is, for its name: a width and format, or the link-preview image; `hash` is 10 hex of its bytes. */
+export type FileNamer = (file: { kind: "size"; width: number; format: PhotoFormat; hash: string } | { kind: "social"; hash: string }) => string;
+
+/** The uploads' names, served from the database: `p-1a2b3c4d5e-720.avif`, `p-1a2b3c4d5e-social.jpg`. */
+export const uploadFileName: FileNamer = (file) =>
+  file.kind === "social" ? `p-${file.hash}-social.jpg` : `p-${file.hash}-${file.width}.${file.format}`;
+
+/** The names an upload's files can have (anything else is no file, without asking the database). */
+export const uploadFileNamePattern = /^p-[0-9a-f]{10}-(?:[1-9][0-9]{0,4}\.(?:avif|webp|jpeg)|social\.jpg)$/;
+
+const hashOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex").slice(0, 10);
+
+/** A rendition's entry: the `Photo` of app/content/photo-types.ts without its alt text, and a slide's link preview. */
+export type RenditionEntry = Omit<Photo, "alt"> & { social?: { src: string; width: number; height: number } };
+
+export interface EncodeOptions {
+  /** How files are named (default: the uploads' names). */
+  name?: FileNamer;
+  /** Put before each name in the entry's `src` (default `/photos/`). */
+  srcPrefix?: string;
+  /** Whether to make the link-preview image (default: for slides). */
+  social?: boolean;
+}
+
+/**
+ * Encodes one photo for a shape around its focal point, one file at a time: `onFile(file, total)` after each (so a
+ * caller can store it and count), then resolves with the entry. A photo that cannot be decoded (cut short, damaged,
+ * not an image, over 50 megapixels) rejects with a PhotoRefused.
+ */
+export async function encodeRendition(
+  input: Uint8Array | string,
+  shape: Shape,
+  focus: { x: number; y: number },
+  onFile: (file: EncodedFile, total: number) => void | Promise<void>,
+  options: EncodeOptions = {},
+): Promise<RenditionEntry> {
+  const { name = uploadFileName, srcPrefix = "/photos/", social: withSocial = shape === "slide" } = options;
+  const { aspect, widths: allWidths } = shapes[shape];
+  const header = await inspectPhoto(input);
+  // Orientation applied first, so the crop and every size are of the photo as it is meant to be seen; one raw copy
+  // of the crop is all that is held while the sizes are encoded from it.
+  const crop = cropAround(header, aspect, focus);
+  const master = await sharp(input, decoding)
+    .rotate()
+    .extract(crop)
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((error: unknown) => {
+      throw refusal(error);
+    });
+  const pixels = () => sharp(master.data, { raw: master.info });
+  const widths: number[] = allWidths.filter((w) => w <= crop.width);
+  if (widths.length === 0) widths.push(crop.width);
+  const height = (w: number) => Math.round(w / aspect);
+  const total = widths.length * Object.keys(formats).length + (withSocial ? 1 : 0);
+  const sources = {} as Record<PhotoFormat, PhotoSource[]>;
+  for (const format of Object.keys(formats) as PhotoFormat[]) {
+    sources[format] = [];
+    for (const width of widths) {
+      const bytes = await pixels().resize(width, height(width)).toFormat(format, formats[format]).toBuffer();
+      const file = { name: name({ kind: "size", width, format, hash: hashOf(bytes) }), contentType: contentTypes[format], bytes };
+      await onFile(file, total);
+      sources[format].push({ width, src: srcPrefix + file.name });
+    }
+  }
+  const tiny = await pixels().resize(placeholderWidth, height(placeholderWidth)).webp({ quality: 40 }).toBuffer();
+  const largest = widths.at(-1)!;
+  const entry: RenditionEntry = {
+    width: largest,
+    height: height(largest),
+    ...sources,
+    placeholder: `data:image/webp;base64,${tiny.toString("base64")}`,
+  };
+  if (withSocial) {
+    const bytes = await socialImage(pixels());
+    const file = { name: name({ kind: "social", hash: hashOf(bytes) }), contentType: "image/jpeg", bytes };
+    await onFile(file, total);
+    entry.social = { src: srcPrefix + file.name, width: social.width, height: social.height };
+  }
+  return entry;
+}
+
+/** The 1200 x 630 link-preview JPEG of a picture (a slide's crop, or the build's drawn art). */
+export function socialImage(pipeline: Sharp): Promise<Buffer> {
+  return pipeline
+    .resize(social.width, social.height, { fit: "cover", position: "attention" })
+    .jpeg({ quality: 80, mozjpeg: true })
+    .toBuffer();
+}

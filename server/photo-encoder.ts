@@ -1,0 +1,152 @@
+import sharp from "sharp";
+import { photoEncodingWords } from "~/content/photo-encoding";
+import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
+import type { ClaimedRendition, InboxStore } from "~/store/types";
+
+/**
+ * The process's background photo encoder (docs/photos.md): started when the inbox database opens, it claims ONE
+ * pending rendition at a time (any instance's upload; the database gives each to one instance), encodes it with the
+ * site's one encoder, stores each file as it is made (the owner's page counts them) and marks it ready with its entry
+ * or failed with the reason in words. Woken at once by an upload here, it also looks every 2 s for other instances'.
+ * A process that dies while encoding leaves its claim to run out; another instance (or the next start) takes it over,
+ * and nothing is served until a rendition is ready.
+ */
+
+const pollMs = 2_000;
+/** Claims of one rendition before it is given up: unexpected errors, or holders that died or stopped on it. */
+const maxAttempts = 3;
+/** How long the shutdown waits for the file being encoded before leaving the claim to run out. */
+const stopWaitMs = 4_000;
+
+/**
+ * sharp in the server process: one libvips thread per operation and no operation cache, so encoding a 12-megapixel
+ * photo stays within the memory budget (256 MiB for the whole process) while the pages are served.
+ */
+export function limitSharp(): void {
+  sharp.concurrency(1);
+  sharp.cache(false);
+}
+
+/** Stopping while a file was being encoded: the claim is let go for the next holder. */
+class Stopped extends Error {}
+/** Another instance took the claim over (this one was too slow): its work is the one that counts. */
+class ClaimLost extends Error {}
+
+interface Running {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+let running: Running | undefined;
+let shutDown = false;
+
+const log = (message: string) => console.log(`photos: ${message}`);
+
+/** The reason in words for a photo the encoder refused. */
+function refusedWords(error: PhotoRefused): string {
+  if (error.reason === "not-image") return photoEncodingWords.notImage;
+  if (error.reason === "too-large" && error.width) return photoEncodingWords.tooLarge(error.width, error.height);
+  return photoEncodingWords.damaged;
+}
+
+export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { leaseMs?: number } = {}): void {
+  if (running || shutDown) return;
+  let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+  let failing = false;
+
+  async function settle(claim: ClaimedRendition, result: { entry: string } | { error: string }) {
+    if (!(await store.finishRendition(claim, result))) log(`${claim.key}: another instance took it over`);
+  }
+
+  async function encode(claim: ClaimedRendition): Promise<void> {
+    if (claim.attempts > maxAttempts) {
+      log(`${claim.key}: interrupted ${maxAttempts} times; given up`);
+      return settle(claim, { error: photoEncodingWords.interrupted });
+    }
+    const started = Date.now();
+    let files = 0;
+    try {
+      const entry = await encodeRendition(claim.original, claim.shape, claim.focus, async (file, total) => {
+        if (stopped) throw new Stopped();
+        if (!(await store.addRenditionFile(claim, file, total, leaseMs))) throw new ClaimLost();
+        files++;
+      });
+      await settle(claim, { entry: JSON.stringify(entry) });
+      log(
+        `${claim.key}: ${claim.shape} of upload ${claim.uploadId} ready (${files} files, ${Date.now() - started} ms)`,
+      );
+    } catch (error) {
+      if (error instanceof ClaimLost) return log(`${claim.key}: another instance took it over`);
+      if (error instanceof Stopped) {
+        await store.releaseRendition(claim, new Date());
+        return;
+      }
+      if (error instanceof PhotoRefused) {
+        log(`${claim.key}: upload ${claim.uploadId} refused (${error.message})`);
+        return settle(claim, { error: refusedWords(error) });
+      }
+      const detail = String((error as Error)?.message ?? error).split("\n")[0]!;
+      console.error(`photos: ${claim.key}: attempt ${claim.attempts} failed: ${detail}`);
+      if (claim.attempts >= maxAttempts) return settle(claim, { error: photoEncodingWords.failed(detail) });
+      await store.releaseRendition(claim, new Date(Date.now() + 10_000 * claim.attempts));
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      let claim: ClaimedRendition | null = null;
+      try {
+        claim = await store.claimRendition(leaseMs);
+        if (failing) log("the database answers again");
+        failing = false;
+        if (claim) await encode(claim);
+      } catch (error) {
+        // The database is down (or went away mid-encode): the claim runs out and is taken again later.
+        if (!failing) console.error(`photos: cannot encode: ${(error as Error).message}`);
+        failing = true;
+      }
+      if (claim || stopped) continue;
+      if (woken) {
+        woken = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = undefined;
+    }
+  })();
+
+  running = {
+    wake() {
+      woken = true;
+      wakeUp?.();
+    },
+    async stop() {
+      stopped = true;
+      wakeUp?.();
+      // A file being encoded cannot be interrupted: wait a little for it, then leave its claim to run out.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([loop, new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** After an upload or a publish here: look for pending renditions now rather than at the next poll. */
+export function wakePhotoEncoder(): void {
+  running?.wake();
+}
+
+export async function stopPhotoEncoder(): Promise<void> {
+  shutDown = true;
+  const current = running;
+  running = undefined;
+  await current?.stop();
+}
