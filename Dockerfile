@@ -23,6 +23,8 @@ ENV NODE_ENV=production \
     DATABASE_URL=file:/app/data/enquiries.db \
     INBOX_FILE=/app/data/enquiries.jsonl \
     NPM_CONFIG_UPDATE_NOTIFIER=false
+# glibc gives freed memory back after each photo's encoding, as npm start does (docs/photos.md, "Memory").
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 COPY --chown=node:node package.json package-lock.json ./
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build

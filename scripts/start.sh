@@ -32,5 +32,6 @@ if [ "$(cat "$build_stamp" 2>/dev/null)" != "$build_key" ] || [ ! -f build/serve
 else
   log "dependencies and build are up to date"
 fi
-# The heap flags of `npm start` (bench/README.md, "Memory").
+# The heap flags and malloc settings of `npm start` (bench/README.md, "Memory"; docs/photos.md, "Memory").
+export MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 exec node --max-old-space-size=160 --max-semi-space-size=4 build/server/index.js

@@ -196,9 +196,13 @@ export async function encodeRendition(
   // Orientation applied first, so the crop and every size are of the photo as it is meant to be seen; one raw copy
   // of the crop is all that is held while the sizes are encoded from it.
   const crop = cropAround(header, aspect, focus);
+  // The kept copy is no wider than the widest size made from it (libvips streams the decode, the turn, the crop and
+  // this shrink): a 12-megapixel slide's copy is 2400 x 1350, 10 MB instead of 27.
+  const largestWidth = Math.max(...allWidths);
   const master = await sharp(input, decoding)
     .rotate()
     .extract(crop)
+    .resize({ width: Math.min(crop.width, largestWidth), withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true })
     .catch((error: unknown) => {

@@ -9,7 +9,7 @@ import type { InboxStore, PhotoShape } from "~/store/types";
  */
 
 /** Bump when the encoder's output changes: every placed photo is encoded again under new names. */
-export const encoderVersion = 2;
+export const encoderVersion = 3;
 
 export function renditionKey(uploadId: string, shape: PhotoShape, focus: { x: number; y: number }): string {
   const text = `${uploadId}:${shape}:${focus.x.toFixed(3)}:${focus.y.toFixed(3)}:${encoderVersion}`;

@@ -78,13 +78,33 @@ export async function build(cwd, logFile) {
 
 /** The Node flags of that tree's `npm start` (`node FLAGS <entry>`): the heap settings the container runs with. */
 export function startFlags(cwd = root) {
+  return startCommand(cwd).flags;
+}
+
+/** `npm start`'s node flags and the environment it sets before them (glibc's malloc settings: docs/photos.md). */
+export function startCommand(cwd = root) {
   const start = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts?.start ?? "";
-  const match = /^node\s+(.*?)\s*(?:server\.mjs|build\/server\/index\.js)$/.exec(start);
-  return match && match[1] ? match[1].split(/\s+/) : [];
+  const match = /^((?:[A-Z_]+=\S+\s+)*)node\s+(.*?)\s*(?:server\.mjs|build\/server\/index\.js)$/.exec(start);
+  const env = Object.fromEntries(
+    (match?.[1] ?? "")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => pair.split("=")),
+  );
+  return { flags: match && match[2] ? match[2].split(/\s+/) : [], env };
 }
 
 /** The built site exactly as `npm start` runs it (node FLAGS build/server/index.js), in its own process; `env` adds to its environment. */
-export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = {}, nodeFlags = startFlags(cwd) }) {
+export async function startSite({
+  cwd = root,
+  label,
+  apiHost,
+  cpuProfDir,
+  env = {},
+  nodeFlags = startFlags(cwd),
+  startEnv = startCommand(cwd).env,
+}) {
   const port = await freePort();
   const nodeArgs = [
     ...nodeFlags,
@@ -98,6 +118,7 @@ export async function startSite({ cwd = root, label, apiHost, cpuProfDir, env = 
     // The rate limits off: the load test sends far more enquiries than they allow.
     env: {
       ...process.env,
+      ...startEnv,
       NODE_ENV: "production",
       HOST: host,
       PORT: String(port),
