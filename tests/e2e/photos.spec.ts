@@ -93,8 +93,10 @@ test("the placeholder shows while a photo loads, and nothing moves when it arriv
     await held;
     await route.continue();
   });
-  await page.goto(`${origin}/`, { waitUntil: "domcontentloaded" });
   // Without scripts, DOMContentLoaded can come before the stylesheet: measure the styled page (the photo is held).
+  const stylesheet = page.waitForResponse((response) => /\/build\/_assets\/.*\.css$/.test(response.url()));
+  await page.goto(`${origin}/`, { waitUntil: "domcontentloaded" });
+  await (await stylesheet).finished();
   // Polled on a timer: a page whose image is held need not draw the animation frames the default polling waits for.
   await page.waitForFunction(
     () =>
