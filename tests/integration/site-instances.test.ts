@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
+import exifr from "exifr";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fromContent, formFields, serviceField } from "~/site-content/form";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
+import { cameraJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { getPage, jsonLdServices, publishSite } from "../support/site-page";
@@ -197,6 +200,82 @@ describe.skipIf(!postgresAvailable)("the owner's Site page with two instances on
       expect((await getPage(first!.url)).html).toContain("Orders are open for the 2027 haunt season.");
       await waitForSeason([second!], 2027);
       expect(jsonLdServices(await getPage(second!.url))).toContain("Fog and scent machines");
+    },
+  );
+});
+
+describe.skipIf(!postgresAvailable)("an uploaded photo with two instances on one PostgreSQL database", () => {
+  it(
+    "a camera JPEG uploaded and published on one instance is in the other's carousel, every size without metadata",
+    { timeout: 180_000 },
+    async () => {
+      const databaseUrl = await postgres.createDatabase();
+      const [first, second] = await instances(databaseUrl, 2);
+      const publicUrl = "https://grimforge.example";
+      const password = "a coffin full of moonlit bats";
+      const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
+        cwd: projectRoot,
+        env: { ...process.env, DATABASE_URL: databaseUrl, API_HOST: "" },
+        input: `${password}\n`,
+        encoding: "utf8",
+      });
+      expect(added.status, added.stderr).toBe(0);
+      const login = await sendAs(publicUrl, first!.url, "/inbox/login", {
+        method: "POST",
+        body: { email: "ann@example.com", password, next: "/inbox/site" },
+      });
+      const cookie = login.headers["set-cookie"]![0]!.split(";")[0]!;
+
+      // The phone's photo: sideways (EXIF orientation), with GPS, camera and dates, into Carousel slide 1.
+      const photo = await cameraJpeg();
+      expect((await exifr.gps(photo))?.latitude).toBeDefined();
+      const form = new FormData();
+      form.append("alt", "A werewolf in the barn");
+      form.append("place", "slide-1");
+      form.append("photo", new File([new Uint8Array(photo)], "IMG_0001.JPG", { type: "image/jpeg" }));
+      const encoded = new Response(form);
+      const uploaded = await sendAs(publicUrl, first!.url, "/inbox/site/photos", {
+        method: "POST",
+        cookie,
+        upload: {
+          bytes: new Uint8Array(await encoded.arrayBuffer()),
+          contentType: encoded.headers.get("content-type")!,
+        },
+      });
+      expect(uploaded.status).toBe(303);
+      // Not public before Publish.
+      expect((await getPage(second!.url)).html).not.toContain("A werewolf in the barn");
+
+      const published = await sendAs(publicUrl, first!.url, "/inbox/site", {
+        method: "POST",
+        cookie,
+        body: siteForm("publish", 1, "2025", defaultSiteContent.services[0]!.name),
+      });
+      expect(published.status).toBe(303);
+      expect(published.headers.location).toBe("/inbox/site?done=published&version=1");
+
+      // Encoded in the background by whichever instance claims it; the other shows it by its poll.
+      let html = "";
+      await waitFor(
+        async () => {
+          html = (await getPage(second!.url)).html;
+          return html.includes('alt="A werewolf in the barn"');
+        },
+        "the uploaded photo in the second instance's carousel",
+        150_000,
+      );
+      const sources = [...new Set(html.match(/\/photos\/p-[0-9a-f]{10}-[0-9a-z]+\.(?:avif|webp|jpeg|jpg)/g) ?? [])];
+      expect(sources.filter((src) => src.endsWith(".avif")).length).toBeGreaterThanOrEqual(3);
+      expect(sources.some((src) => src.endsWith("-social.jpg"))).toBe(true);
+      for (const src of sources) {
+        const file = await fetch(second!.url + src);
+        expect(file.status, src).toBe(200);
+        expect(file.headers.get("cache-control"), src).toContain("immutable");
+        const bytes = Buffer.from(await file.arrayBuffer());
+        const metadata = await sharp(bytes).metadata();
+        expect([metadata.exif, metadata.xmp, metadata.iptc], src).toEqual([undefined, undefined, undefined]);
+        expect(await exifr.parse(bytes, { gps: true, xmp: true }).catch(() => undefined), src).toBeUndefined();
+      }
     },
   );
 });
