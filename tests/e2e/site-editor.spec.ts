@@ -31,6 +31,8 @@ async function openSite(page: Page, jsEnabled: boolean) {
   const operator = newOperator(server);
   await asClient(page);
   await page.goto(`${server.url}/inbox/site`);
+  // The login page is a new document: typing while React hydrates it is React's error #345.
+  if (jsEnabled) await waitForHydration(page);
   await logIn(page, operator);
   await expect(page).toHaveURL(`${server.url}/inbox/site`);
   if (jsEnabled) await waitForHydration(page);
