@@ -29,11 +29,19 @@ describe("parseConfig", () => {
       rateLimitSitePerMinute: 30,
       rateLimitClientPerHour: 10,
       rateLimitLoginPerMinute: 30,
+      requireSecondFactor: true,
       notify: { email: undefined, webhookUrl: undefined },
       spam: { filter: true },
       retention: { retentionDays: 365, spamRetentionDays: 30 },
       spamDigest: { hour: 8, timeZone: "UTC" },
     });
+  });
+
+  it("requires a second factor unless INBOX_REQUIRE_2FA is off, refusing anything but on and off", () => {
+    expect(parseConfig({ INBOX_REQUIRE_2FA: "off" }).requireSecondFactor).toBe(false);
+    expect(parseConfig({ INBOX_REQUIRE_2FA: "on" }).requireSecondFactor).toBe(true);
+    expect(parseConfig({ INBOX_REQUIRE_2FA: "" }).requireSecondFactor).toBe(true);
+    expect(() => parseConfig({ INBOX_REQUIRE_2FA: "no" })).toThrow(/INBOX_REQUIRE_2FA: must be on or off/);
   });
 
   it("reads SPAM_DIGEST_HOUR (0-23 or off) and SITE_TIMEZONE (an IANA name), refusing bad values naming them", () => {

@@ -296,6 +296,7 @@ const envSchema = z.object({
   RATE_LIMIT_SITE_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
+  INBOX_REQUIRE_2FA: z.preprocess(emptyAsUnset, z.enum(["on", "off"], "must be on or off").default("on")),
   ...notifyEnvShape(),
   ...spamEnvShape(),
   ...digestEnvShape(),
@@ -335,6 +336,11 @@ export interface Config {
   rateLimitClientPerHour: number;
   /** Inbox logins per minute for the whole site (shared on PostgreSQL); 0 turns it off. */
   rateLimitLoginPerMinute: number;
+  /**
+   * INBOX_REQUIRE_2FA (default on): an operator with only a password sets up a passkey or one-time codes before seeing
+   * anything. Unset (as in tests built by hand) means on.
+   */
+  requireSecondFactor?: boolean;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
   /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
@@ -387,5 +393,6 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     rateLimitSitePerMinute: env.RATE_LIMIT_SITE_PER_MINUTE,
     rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,
     rateLimitLoginPerMinute: env.RATE_LIMIT_LOGIN_PER_MINUTE,
+    requireSecondFactor: env.INBOX_REQUIRE_2FA === "on",
   };
 }

@@ -43,7 +43,13 @@ async function site(cwd, label, env = {}) {
   const dir = mkdtempSync(join(tmpdir(), "haunt-bench-login-"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const databaseUrl = `file:${join(dir, "inbox.db")}`;
-  const siteEnv = { DATABASE_URL: databaseUrl, INBOX_FILE: join(dir, "enquiries.jsonl"), TRUST_PROXY: "1", ...env };
+  const siteEnv = {
+    DATABASE_URL: databaseUrl,
+    INBOX_FILE: join(dir, "enquiries.jsonl"),
+    TRUST_PROXY: "1",
+    INBOX_REQUIRE_2FA: "off",
+    ...env,
+  };
   const added = spawnSync(process.execPath, [join(cwd, "build/server/cli.js"), "operator", "add", operator.email], {
     cwd,
     env: { ...process.env, ...siteEnv, API_HOST: "" },

@@ -37,7 +37,12 @@ if (!skipBuild) {
 }
 const data = mkdtempSync(join(tmpdir(), "haunt-bench-uploads-"));
 const databaseFile = join(data, "inbox.db");
-const env = { API_HOST: "", DATABASE_URL: `file:${databaseFile}`, INBOX_FILE: join(data, "v1.jsonl") };
+const env = {
+  API_HOST: "",
+  DATABASE_URL: `file:${databaseFile}`,
+  INBOX_FILE: join(data, "v1.jsonl"),
+  INBOX_REQUIRE_2FA: "off",
+};
 const password = "a coffin full of moonlit bats";
 const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "owner@bench.example"], {
   cwd: root,

@@ -36,7 +36,8 @@ describe("the gate: an outage is a 503 in words, never the error page's 500", ()
 
   it("when a call fails part-way through a page's work; other errors and results pass through", async () => {
     const store = {
-      useSession: () => Promise.resolve({ operator: { id: "o", email: "owner@example.com" } }),
+      useSession: () =>
+        Promise.resolve({ operator: { id: "o", email: "owner@example.com" }, stage: "full", factorAt: null }),
       folderCounts: () => Promise.reject(new StoreUnavailableError("timed out")),
       getEnquiry: () => Promise.reject(new TypeError("a bug")),
       markRead: () => Promise.resolve(true),

@@ -4,7 +4,7 @@ import { inboxCopy } from "~/content/inbox";
 import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
 import { isStoreUnavailable } from "~/store/sql.server";
-import type { InboxStore, Operator } from "~/store/types";
+import type { InboxStore, Operator, SessionStage } from "~/store/types";
 
 /**
  * The owner's inbox's gate: who may see what. Only in embedded mode, only for a logged-in operator, and a database
@@ -40,7 +40,17 @@ export interface OperatorSession {
   operator: Operator;
   store: InboxStore;
   sessionIdHash: string;
+  stage: SessionStage;
+  /** When this session last passed a second factor (null: never). */
+  factorAt: Date | null;
 }
+
+/** Which sessions a page lets in: every page wants `full`; the Security page also `setup`, the code page `password`. */
+export type AllowedStages = readonly SessionStage[];
+const fullOnly: AllowedStages = ["full"];
+
+/** Where each stage that a page does not let in is sent instead. */
+export const stageHome = { password: "/inbox/verify", setup: "/inbox/security", full: "/inbox" } as const;
 
 interface HandlerArgs {
   request: Request;
@@ -55,28 +65,65 @@ interface HandlerArgs {
 export async function asOperator<Args extends HandlerArgs, Result>(
   args: Args,
   work: (args: Args, session: OperatorSession) => Promise<Result>,
+  allow: AllowedStages = fullOnly,
 ): Promise<Result> {
   try {
-    return await work(args, await requireOperator(args.request, args.context));
+    return await work(args, await requireOperator(args.request, args.context, allow));
   } catch (error) {
     return unavailable(error);
   }
 }
 
-async function requireOperator(request: Request, context: AppLoadContext): Promise<OperatorSession> {
+/** A GET's own address as a `next` parameter (a post has none: it comes back to the page it was sent from). */
+function backTo(request: Request): string {
+  const url = new URL(request.url);
+  return request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
+}
+
+async function requireOperator(
+  request: Request,
+  context: AppLoadContext,
+  allow: AllowedStages,
+): Promise<OperatorSession> {
   requireEmbedded(context);
   const { config } = context.services;
   const store = inboxStore(context);
   const id = sessionIdOf(request, config);
   const session = id ? await store.useSession(hashSessionId(id), sessionLimits) : null;
   if (!session || !id) {
-    const url = new URL(request.url);
-    const back = request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
-    throw redirect(`/inbox/login${back}`, {
+    throw redirect(`/inbox/login${backTo(request)}`, {
       headers: { ...privateHeaders, ...(id ? { "Set-Cookie": clearedSessionCookie(config) } : {}) },
     });
   }
-  return { operator: session.operator, store, sessionIdHash: hashSessionId(id) };
+  // A session that still owes its second factor, or has to set one up, sees nothing else.
+  if (!allow.includes(session.stage)) {
+    const home = stageHome[session.stage];
+    throw redirect(session.stage === "password" ? `${home}${backTo(request)}` : home, { headers: privateHeaders });
+  }
+  return {
+    operator: session.operator,
+    store,
+    sessionIdHash: hashSessionId(id),
+    stage: session.stage,
+    factorAt: session.factorAt,
+  };
+}
+
+/** What cannot be undone asks for the second factor again when the last one is older than this. */
+export const stepUpMs = 10 * 60_000;
+
+/**
+ * Step-up for what cannot be undone (erase, removing a factor, publishing, the CSV export): an operator who has a
+ * second factor proves it again when this session's last one is older than `stepUpMs`; the request goes to the code
+ * page, which comes back to `returnTo` (a page to press the button on again). Without a factor (INBOX_REQUIRE_2FA=off)
+ * it works as before.
+ */
+export async function requireRecentFactor(session: OperatorSession, returnTo: string, now = new Date()): Promise<void> {
+  if (session.factorAt && now.getTime() - session.factorAt.getTime() < stepUpMs) return;
+  if (!(await session.store.hasSecondFactor(session.operator.id))) return;
+  throw redirect(`${stageHome.password}?next=${encodeURIComponent(safeNext(returnTo))}&again=1`, {
+    headers: privateHeaders,
+  });
 }
 
 /**

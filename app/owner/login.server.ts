@@ -5,7 +5,8 @@ import { deriveOnHashThread } from "~/owner/hash-thread.server";
 import { bodyCapFor } from "~/http/body-caps";
 import { readForm } from "~/http/form.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
-import { inboxStore, requireEmbedded, safeNext, unavailable } from "~/owner/gate.server";
+import { describeBrowser } from "~/owner/browser";
+import { inboxStore, requireEmbedded, safeNext, stageHome, unavailable } from "~/owner/gate.server";
 import { hashSessionId, newSessionId, sessionCookie, sessionIdOf } from "~/owner/session.server";
 import { emailKey } from "~/store/rows.server";
 import { oneLine } from "~/text/safety";
@@ -81,8 +82,26 @@ async function attempt(request: Request, context: AppLoadContext, now: Date): Pr
   // A new id at every login: a session id planted before the login is never the one that gets in.
   const previous = sessionIdOf(request, config);
   if (previous) await store.deleteSession(hashSessionId(previous));
+  // The password alone opens a session that still owes its second factor (the code page), or, with none set up and
+  // one required, that can only set one up (the Security page); only without either is it whole at once.
+  const hasFactor = await store.hasSecondFactor(operator.id);
+  const stage = hasFactor ? "password" : config.requireSecondFactor !== false ? "setup" : "full";
   const id = newSessionId();
-  await store.createSession(hashSessionId(id), operator.id, now);
-  await store.logActivity({ actor: operator.email, action: "logged in", detail: `from ${client}` }, now);
-  return { kind: "ok", next, cookie: sessionCookie(config, id) };
+  const browser = describeBrowser(request.headers.get("User-Agent"));
+  await store.createSession(hashSessionId(id), operator.id, { stage, factorAt: null, browser, client }, now);
+  await store.logActivity(
+    {
+      actor: operator.email,
+      action: stage === "password" ? "password accepted" : "logged in",
+      detail: `from ${client}`,
+    },
+    now,
+  );
+  const after =
+    stage === "password"
+      ? `${stageHome.password}?next=${encodeURIComponent(next)}`
+      : stage === "setup"
+        ? stageHome.setup
+        : next;
+  return { kind: "ok", next: after, cookie: sessionCookie(config, id) };
 }

@@ -7,18 +7,23 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { clearedSessionCookie } from "~/owner/session.server";
 import { shownToOwner } from "~/owner/shown";
 
+/** A session half way through its login, or setting up its factor, can always log out. */
+const anyStage = ["password", "setup", "full"] as const;
+
 export const meta: MetaFunction = () => [{ title: inboxCopy.nav.logout }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
 
 /** A link to /inbox/logout shows a one-button page: logging out is a post, so another site cannot do it. */
 export async function loader(args: LoaderFunctionArgs) {
-  return asOperator(args, async (_args, { operator }) =>
-    data(shownToOwner({ operator: operator.email }), { headers: privateHeaders }),
+  return asOperator(
+    args,
+    async (_args, { operator }) => data(shownToOwner({ operator: operator.email }), { headers: privateHeaders }),
+    anyStage,
   );
 }
 
 export async function action(args: ActionFunctionArgs) {
-  return asOperator(args, logOut);
+  return asOperator(args, logOut, anyStage);
 }
 
 async function logOut({ context }: ActionFunctionArgs, { operator, store, sessionIdHash }: OperatorSession) {

@@ -244,4 +244,72 @@ export const migrations: readonly Migration[] = [
     version: 10,
     statements: ["ALTER TABLE photo_uploads ADD COLUMN alt TEXT NOT NULL DEFAULT ''"],
   },
+  {
+    // The second factor (issue 27). A session's stage: 'password' (the password was right, a second factor is still
+    // owed), 'setup' (password only, no factor yet, one is required: the Security page only) or 'full'; factor_at is
+    // when it last passed a second factor (step-up). Sessions from before stay 'full' until they end. One-time codes
+    // (the secret, confirmed or not, and the last 30 s step accepted, so no code is taken twice), recovery codes
+    // (hashed, used once), passkeys, WebAuthn challenges (single-use, short-lived, shared by every instance), the
+    // browsers each operator has logged in from (a hash of a long-lived cookie) and the login alerts to send.
+    version: 11,
+    statements: [
+      "ALTER TABLE sessions ADD COLUMN stage TEXT NOT NULL DEFAULT 'full'",
+      "ALTER TABLE sessions ADD COLUMN factor_at BIGINT",
+      "ALTER TABLE sessions ADD COLUMN browser TEXT NOT NULL DEFAULT ''",
+      "ALTER TABLE sessions ADD COLUMN client TEXT NOT NULL DEFAULT ''",
+      `CREATE TABLE totp_factors (
+        operator_id TEXT PRIMARY KEY REFERENCES operators (id) ON DELETE CASCADE,
+        secret TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        confirmed_at BIGINT,
+        last_step BIGINT NOT NULL DEFAULT 0
+      )`,
+      `CREATE TABLE recovery_codes (
+        operator_id TEXT NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        code_hash TEXT NOT NULL,
+        used_at BIGINT,
+        PRIMARY KEY (operator_id, code_hash)
+      )`,
+      `CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY,
+        operator_id TEXT NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        counter BIGINT NOT NULL,
+        transports TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT
+      )`,
+      "CREATE INDEX passkeys_by_operator ON passkeys (operator_id)",
+      `CREATE TABLE webauthn_challenges (
+        challenge TEXT PRIMARY KEY,
+        purpose TEXT NOT NULL,
+        operator_id TEXT,
+        expires_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE known_browsers (
+        operator_id TEXT NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        browser_hash TEXT NOT NULL,
+        first_seen_at BIGINT NOT NULL,
+        PRIMARY KEY (operator_id, browser_hash)
+      )`,
+      `CREATE TABLE login_alerts (
+        id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        operator_email TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        browser TEXT NOT NULL,
+        address TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        claim_token TEXT,
+        claim_until BIGINT,
+        last_error TEXT,
+        sent_at BIGINT,
+        PRIMARY KEY (id, channel)
+      )`,
+      "CREATE INDEX login_alerts_due ON login_alerts (state, next_attempt_at)",
+    ],
+  },
 ];

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { activityFrom, emailKey, operatorFrom, time } from "~/store/rows.server";
+import { activityFrom, emailKey, operatorFrom, sessionStage, time } from "~/store/rows.server";
 import { transaction, type SqlClient, type Statement } from "~/store/sql.server";
 import type { OwnerOperations } from "~/store/types";
 
@@ -61,13 +61,12 @@ export function ownerOperations(db: SqlClient): OwnerOperations {
       return rows.length;
     },
 
-    async createSession(idHash, operatorId, now = new Date()) {
-      await db.query("INSERT INTO sessions (id_hash, operator_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)", [
-        idHash,
-        operatorId,
-        now.getTime(),
-        now.getTime(),
-      ]);
+    async createSession(idHash, operatorId, { stage, factorAt, browser, client }, now = new Date()) {
+      await db.query(
+        `INSERT INTO sessions (id_hash, operator_id, created_at, last_seen_at, stage, factor_at, browser, client)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [idHash, operatorId, now.getTime(), now.getTime(), stage, factorAt?.getTime() ?? null, browser, client],
+      );
     },
 
     async useSession(idHash, { idleMs, maxAgeMs }, now = new Date()) {
@@ -75,7 +74,7 @@ export function ownerOperations(db: SqlClient): OwnerOperations {
       // One statement: a session past either limit is never touched, so it cannot be kept alive by its own use.
       const [row] = await db.query(
         `UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND last_seen_at > ? AND created_at > ?
-         RETURNING operator_id, created_at`,
+         RETURNING operator_id, created_at, stage, factor_at`,
         [at, idHash, at - idleMs, at - maxAgeMs],
       );
       if (!row) {
@@ -84,7 +83,12 @@ export function ownerOperations(db: SqlClient): OwnerOperations {
       }
       const [operator] = await db.query("SELECT * FROM operators WHERE id = ?", [String(row.operator_id)]);
       if (!operator) return null;
-      return { operator: operatorFrom(operator), createdAt: time(row.created_at) };
+      return {
+        operator: operatorFrom(operator),
+        createdAt: time(row.created_at),
+        stage: sessionStage(row.stage),
+        factorAt: row.factor_at === null || row.factor_at === undefined ? null : time(row.factor_at),
+      };
     },
 
     async deleteSession(idHash) {

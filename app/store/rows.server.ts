@@ -5,6 +5,7 @@ import type {
   NotificationState,
   NotificationSummary,
   Operator,
+  SessionStage,
   SpamDecision,
   SpamVerdictName,
   StoredEnquiry,
@@ -52,6 +53,10 @@ export const operatorFrom = (row: Row): Operator => ({
   email: String(row.email),
   createdAt: time(row.created_at),
 });
+
+/** A stage read back from the database; anything unknown is the most restricted one. */
+export const sessionStage = (value: unknown): SessionStage =>
+  value === "full" || value === "setup" ? value : "password";
 
 export const activityFrom = (row: Row): ActivityEntry => ({
   id: String(row.id),

@@ -1,6 +1,7 @@
 import { deletionOperations } from "~/store/deletion.server";
 import { digestOperations } from "~/store/digests.server";
 import { enquiryOperations } from "~/store/enquiries.server";
+import { factorOperations } from "~/store/factors.server";
 import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
@@ -46,6 +47,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
     ...deletionOperations(db),
     ...v1Operations(db),
     ...ownerOperations(db),
+    ...factorOperations(db),
     ...siteOperations(db),
     ...photoOperations(db),
     ping: () => db.probe(),

@@ -9,8 +9,8 @@ import { join } from "node:path";
  */
 /**
  * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below), +20/+21 (the disk
- * test's own servers), +23/+24 (the Site editor's, one per project), +25/+26 (the Photos page's); the photo servers
- * take +40 to +59.
+ * test's own servers), +23/+24 (the Site editor's, one per project), +25/+26 (the Photos page's), +27/+28 (the
+ * Security page's one-time codes, one per project), +29 (passkeys); the photo servers take +40 to +59.
  */
 const portCount = 61;
 
@@ -64,6 +64,9 @@ const noRateLimits = {
 // The embedded servers' tests post within a second of loading the form and are about something else: the spam filter
 // is off on them; the spam server has it on (tests/e2e/spam.spec.ts).
 const spamFilterOff = { SPAM_FILTER: "off" };
+// The owner's tests that are not about the second factor log in with the password alone: each such server says so
+// (the default requires a factor; the security servers below keep it).
+const secondFactorOff = { INBOX_REQUIRE_2FA: "off" };
 /** The spam server's SQLite file. */
 export const spamDatabase = join(dataDir, "spam.db");
 export const upstreamTimeoutMs = 1500;
@@ -80,6 +83,7 @@ function siteEditorServer(port: number, database: string) {
       TRUST_PROXY: "1",
       ...noRateLimits,
       ...spamFilterOff,
+      ...secondFactorOff,
     },
   };
 }
@@ -100,7 +104,13 @@ export const e2eServers = {
   embedded: {
     port: base + 1,
     url: url(base + 1),
-    env: { API_HOST: "", DATABASE_URL: `file:${embeddedDatabase}`, ...noRateLimits, ...spamFilterOff },
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${embeddedDatabase}`,
+      ...noRateLimits,
+      ...spamFilterOff,
+      ...secondFactorOff,
+    },
   },
   // Embedded too, on a database the tests lock to make it stop answering; it gives up waiting after a second.
   stuck: {
@@ -112,6 +122,7 @@ export const e2eServers = {
       STORE_TIMEOUT_MS: "1000",
       ...noRateLimits,
       ...spamFilterOff,
+      ...secondFactorOff,
     },
   },
   // Embedded with the spam filter on (the default): the spam tests.
@@ -124,6 +135,7 @@ export const e2eServers = {
       INBOX_FILE: join(dataDir, "spam.jsonl"),
       PUBLIC_URL: url(base + 7),
       ...noRateLimits,
+      ...secondFactorOff,
     },
   },
   // Port 9 (discard) has no listener here: every forward is refused.
@@ -145,6 +157,7 @@ export const e2eServers = {
       TRUST_PROXY: "1",
       ...noRateLimits,
       ...spamFilterOff,
+      ...secondFactorOff,
     },
   },
   // The owner's inbox with PUBLIC_URL left at its default (http://localhost:PORT), opened at the address the server
@@ -159,6 +172,7 @@ export const e2eServers = {
       TRUST_PROXY: "1",
       ...noRateLimits,
       ...spamFilterOff,
+      ...secondFactorOff,
     },
   },
   // The owner's Site page: what one server publishes every page of it shows, so each project edits its own server

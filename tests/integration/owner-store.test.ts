@@ -19,6 +19,7 @@ const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [
   { name: "PostgreSQL", fresh: async () => ({ kind: "postgres", url: await postgres!.createDatabase() }) },
 ];
 
+const fullSession = { stage: "full", factorAt: null, browser: "Chrome on Linux", client: "127.0.0.1" } as const;
 const at = (minutes: number) => new Date(Date.UTC(2026, 9, 1) + minutes * 60_000);
 
 for (const backend of backends) {
@@ -102,20 +103,20 @@ for (const backend of backends) {
       await store.putOperator("Owner@Example.com", "$argon2id$hash");
       const operator = (await store.findOperator("owner@example.com"))!;
       const limits = { idleMs: 30 * 60_000, maxAgeMs: 12 * 60 * 60_000 };
-      await store.createSession("a", operator.id, at(0));
+      await store.createSession("a", operator.id, fullSession, at(0));
       expect((await store.useSession("a", limits, at(29)))?.operator.email).toBe("Owner@Example.com");
       expect(await store.useSession("a", limits, at(29 + 31))).toBeNull(); // idle too long
       expect(await store.useSession("a", limits, at(29))).toBeNull(); // and gone
-      await store.createSession("b", operator.id, at(0));
+      await store.createSession("b", operator.id, fullSession, at(0));
       for (let minute = 25; minute < 12 * 60; minute += 25) await store.useSession("b", limits, at(minute));
       expect(await store.useSession("b", limits, at(12 * 60 + 1))).toBeNull(); // never past 12 hours
-      await store.createSession("c", operator.id, at(0));
+      await store.createSession("c", operator.id, fullSession, at(0));
       await store.deleteSession("c");
       expect(await store.useSession("c", limits, at(1))).toBeNull();
-      await store.createSession("d", operator.id, at(0));
+      await store.createSession("d", operator.id, fullSession, at(0));
       await store.putOperator("owner@example.com", "$argon2id$new"); // a new password ends the sessions
       expect(await store.useSession("d", limits, at(1))).toBeNull();
-      await store.createSession("e", operator.id, at(0));
+      await store.createSession("e", operator.id, fullSession, at(0));
       expect(await store.removeOperator("owner@example.com")).toBe(true);
       expect(await store.useSession("e", limits, at(1))).toBeNull();
       expect(await store.listOperators()).toEqual([]);

@@ -94,6 +94,7 @@ const siteVariables = [
   "RATE_LIMIT_SITE_PER_MINUTE",
   "RATE_LIMIT_CLIENT_PER_HOUR",
   "RATE_LIMIT_LOGIN_PER_MINUTE",
+  "INBOX_REQUIRE_2FA",
   "SPAM_FILTER",
   "RETENTION_DAYS",
   "SPAM_RETENTION_DAYS",
@@ -122,6 +123,12 @@ export const spamFilterOff = { SPAM_FILTER: "off" };
  * the day's hour has come. startSite uses this unless a test sets SPAM_DIGEST_HOUR (tests/integration/spam-digest.test.ts).
  */
 export const spamDigestOff = { SPAM_DIGEST_HOUR: "off" };
+
+/**
+ * The second factor not required: tests about other parts of the owner area log in with the password alone. startSite
+ * uses this unless a test sets INBOX_REQUIRE_2FA (the second factor's own tests leave it at its default, on).
+ */
+export const secondFactorOff = { INBOX_REQUIRE_2FA: "off" };
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -230,6 +237,7 @@ export async function startSite(
       ...noRateLimits,
       ...spamFilterOff,
       ...spamDigestOff,
+      ...secondFactorOff,
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],

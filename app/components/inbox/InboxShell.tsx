@@ -1,6 +1,7 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { inboxCopy } from "~/content/inbox";
+import { securityCopy } from "~/content/security";
 import { siteEditorCopy } from "~/content/site-editor";
 
 export const buttonClass =
@@ -40,6 +41,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox/site" className={tabClass}>
                 {siteEditorCopy.nav}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/security" className={tabClass}>
+                {securityCopy.nav}
               </NavLink>
             </li>
           </ul>
