@@ -245,13 +245,16 @@ describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL databas
     for (const key of keys) {
       const rendition = await settled(store, key, 180_000);
       expect(rendition.state).toBe("ready");
-      const readyLines = [a, b].flatMap((server) =>
-        server
-          .output()
-          .split("\n")
-          .filter((line) => line.startsWith(`photos: ${key}: `) && line.includes("ready")),
-      );
-      expect(readyLines, key).toHaveLength(1);
+      const readyLines = () =>
+        [a, b].flatMap((server) =>
+          server
+            .output()
+            .split("\n")
+            .filter((line) => line.startsWith(`photos: ${key}: `) && line.includes("ready")),
+        );
+      // The encoder marks the rendition ready, then logs it: the line may reach the pipe a moment after the row.
+      await waitFor(() => readyLines().length > 0, `${key}'s ready line`, 10_000);
+      expect(readyLines(), key).toHaveLength(1);
       for (const server of [a, b]) {
         const src = (JSON.parse(rendition.entry!) as RenditionEntry).webp[0]!.src;
         expect((await fetch(server.url + src)).status, `${src} from ${server.url}`).toBe(200);
