@@ -17,7 +17,7 @@ interface CodesAnswer {
 }
 
 const copy = securityCopy.codes;
-const panelClass = "mt-4 max-w-2xl rounded-lg border border-night-600 bg-night-800/70 p-5";
+const panelClass = "mt-4 max-w-2xl rounded-lg border bg-night-800/70 p-5";
 
 /**
  * One-time codes from an authenticator app, and the recovery codes. The set-up (secret and QR code) and the recovery
@@ -81,7 +81,7 @@ function CodesSetup({
   busy: boolean;
 }) {
   return (
-    <div className={panelClass}>
+    <div className={`${panelClass} border-night-600`}>
       <h3 className="text-lg font-semibold text-bone-50">{copy.setupHeading}</h3>
       <p className="mt-2 text-bone-300">{copy.scan}</p>
       <div className="mt-4 flex flex-col gap-5 sm:flex-row sm:items-start">
@@ -89,7 +89,7 @@ function CodesSetup({
         <div
           role="img"
           aria-label={copy.qrLabel}
-          className="w-56 max-w-full shrink-0 rounded-md bg-white [&>svg]:block [&>svg]:h-auto [&>svg]:w-full"
+          className="w-64 max-w-full shrink-0 rounded-md bg-white [&>svg]:block [&>svg]:h-auto [&>svg]:w-full"
           dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
         />
         <dl className="min-w-0">
