@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { securityCopy } from "~/content/security";
@@ -198,6 +199,16 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(shown(confirmed.text)).toContain(codes.goToInbox);
     expect(secretIn(confirmed.text)).toBeUndefined();
     expect((await request(site, "/inbox", { cookie: first.cookie, from: "192.0.2.10" })).status).toBe(200);
+    // The browser's "resend" of that post (a reload of its answer): refused in words, neither key nor codes again.
+    const resent = await request(site, "/inbox/security", {
+      cookie: first.cookie,
+      body: { intent: "totp-confirm", code: codeFor(secret) },
+      from: "192.0.2.10",
+    });
+    expect(resent.status).toBe(409);
+    expect(shown(resent.text)).toContain(codes.alreadyOn);
+    expect(recoveryCodesIn(resent.text)).toEqual([]);
+    expect(secretIn(resent.text)).toBeUndefined();
     const later = await request(site, "/inbox/security", { cookie: first.cookie, from: "192.0.2.10" });
     expect(shown(later.text)).toContain(codes.recoveryLeft(10));
     for (const code of recovery) expect(later.text).not.toContain(code);
@@ -296,6 +307,67 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expectWrong(await verify(site, again.cookie, recovery[0]!, "192.0.2.31"));
     expect((await verify(site, again.cookie, fresh[0]!, "192.0.2.31")).status).toBe(302);
     expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("new recovery codes made");
+  }, 120_000);
+
+  it("new recovery codes ask for a code again when this session's last one is over ten minutes old", async () => {
+    const site = await sqliteSite("step-up");
+    const operator = addOperator(site.databaseUrl);
+    const { cookie } = await logIn(site, operator, "192.0.2.60");
+    const { secret } = await setUpCodes(site, cookie, "192.0.2.60");
+    // Eleven minutes pass for this session's factor (its time moved back in the database, as a clock would).
+    const database = new DatabaseSync(site.databaseUrl.replace(/^file:/, ""));
+    try {
+      database.exec("UPDATE sessions SET factor_at = factor_at - 660000");
+    } finally {
+      database.close();
+    }
+    const asked = await request(site, "/inbox/security", {
+      cookie,
+      body: { intent: "recovery-new" },
+      from: "192.0.2.60",
+    });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.location).toBe("/inbox/verify?next=%2Finbox%2Fsecurity&again=1");
+    const page = await request(site, "/inbox/verify?next=%2Finbox%2Fsecurity&again=1", { cookie, from: "192.0.2.60" });
+    expect(shown(page.text)).toContain(verifyCopy.againIntro);
+    const passed = await request(site, "/inbox/verify", {
+      cookie,
+      body: { code: codeFor(secret, 1), next: "/inbox/security" },
+      from: "192.0.2.60",
+    });
+    expect(passed.status).toBe(302);
+    expect(passed.headers.location).toBe("/inbox/security");
+    const renewed = await request(site, "/inbox/security", {
+      cookie,
+      body: { intent: "recovery-new" },
+      from: "192.0.2.60",
+    });
+    expect(renewed.status).toBe(200);
+    expect(recoveryCodesIn(renewed.text)).toHaveLength(10);
+  }, 120_000);
+
+  it("with INBOX_REQUIRE_2FA off, codes set up can be removed: logged, and the password alone logs in again", async () => {
+    const site = await startSite({
+      ...required,
+      INBOX_REQUIRE_2FA: "off",
+      DATABASE_URL: `file:${join(dir, "off.db")}`,
+    });
+    sites.push(site);
+    const operator = addOperator(site.databaseUrl);
+    const first = await logIn(site, operator, "192.0.2.70");
+    expect(first.location).toBe("/inbox");
+    await setUpCodes(site, first.cookie, "192.0.2.70");
+    expect((await logIn(site, operator, "192.0.2.71")).location).toBe("/inbox/verify?next=%2Finbox");
+    const removed = await request(site, "/inbox/security", {
+      cookie: first.cookie,
+      body: { intent: "totp-remove" },
+      from: "192.0.2.70",
+    });
+    expect(removed.status).toBe(200);
+    expect(shown(removed.text)).toContain(codes.removed);
+    expect(shown(removed.text)).toContain(codes.start);
+    expect((await logIn(site, operator, "192.0.2.72")).location).toBe("/inbox");
+    expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("one-time codes removed");
   }, 120_000);
 
   it("operator reset-2fa ends the operator's sessions, is logged, and the next login sets up a factor again", async () => {
