@@ -263,7 +263,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     }
   }, 120_000);
 
-  it("five wrong codes, then the sixth try is refused unchecked (429 in words), even the right code", async () => {
+  it("five wrong codes, then the sixth try is refused unchecked (429 in words), even the right code; 20 wrong from many networks stop every network", async () => {
     const site = await sqliteSite("throttle");
     const operator = addOperator(site.databaseUrl);
     const setupSession = await logIn(site, operator, "198.51.100.1");
@@ -277,6 +277,17 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     const elsewhere = await logIn(site, operator, "203.0.113.9");
     expect((await verify(site, elsewhere.cookie, codeFor(secret, 1), "203.0.113.9")).status).toBe(302);
     expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("code refused (throttled)");
+
+    // Many networks, one wrong code each: 20 for the operator in all, then every network is refused unchecked.
+    const spread = await logIn(site, operator, "203.0.113.200");
+    const statuses: number[] = [];
+    for (let n = 1; n <= 21; n++) {
+      statuses.push((await verify(site, spread.cookie, wrongCodeFor(secret), `2001:db8:${n.toString(16)}::1`)).status);
+    }
+    // 15 of them checked: the guesser's 5 wrong codes above count too (its refused tries and the operator's right
+    // code do not).
+    expect(statuses).toEqual([...Array(15).fill(401), ...Array(6).fill(429)]);
+    expectThrottled(await verify(site, spread.cookie, codeFor(secret, 2), "2001:db8:ffff::1"));
   }, 120_000);
 
   it("recovery codes can be made anew (the old stop working), and one-time codes are kept while they are the only factor", async () => {
