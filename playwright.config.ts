@@ -53,6 +53,8 @@ export default defineConfig({
       e2eServers.siteEditorNoJs,
       e2eServers.photosOwnerJs,
       e2eServers.photosOwnerNoJs,
+      e2eServers.securityCodesJs,
+      e2eServers.securityCodesNoJs,
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,

@@ -12,6 +12,50 @@ export const securityCopy = {
     sessions: "Where you are logged in",
     unknownAction: "Unknown action.",
   },
+  codes: {
+    off: "Off: you log in without one-time codes.",
+    on: "On: after your password, the login asks for a 6-digit code from your authenticator app.",
+    intro:
+      "One-time codes come from an authenticator app on your phone (such as Google Authenticator, Microsoft " +
+      "Authenticator, 1Password or Aegis). They work in any browser, with or without JavaScript.",
+    start: "Set up one-time codes",
+    setupHeading: "Add the inbox to your authenticator app",
+    scan: "Scan this QR code with the app, or type the key below into it by hand.",
+    qrLabel: "QR code for your authenticator app",
+    secretLabel: "Key",
+    secretHint: "Time-based, 6 digits, every 30 seconds. Spaces do not matter.",
+    confirmIntro: "Then type the 6-digit code the app shows now, to prove the app and the inbox agree.",
+    code: "Code",
+    confirm: "Confirm",
+    wrongCode:
+      "That code is not right. Type the newest code the app shows for this key (it changes every 30 seconds) " +
+      "and check the phone's clock is set automatically.",
+    noCode: "Type the 6-digit code from the app.",
+    notStarted: 'Set-up had not started, or it has finished already. Press "Set up one-time codes" to begin.',
+    alreadyOn: "One-time codes are on already.",
+    doneHeading: "One-time codes are on",
+    done: "From now on the login asks for a code from your app after your password.",
+    recoveryHeading: "Your recovery codes",
+    recoveryIntro:
+      "Write these codes down, or print them, and keep them somewhere safe away from your phone. If you lose the " +
+      "phone, each code logs you in once, typed in the Code field. They are shown only now: once you leave this " +
+      "page nobody can see them again, not even you.",
+    recoveryListLabel: "Recovery codes, one a line",
+    goToInbox: "Go to the enquiries",
+    recoveryLeft: (left: number) =>
+      left === 0
+        ? "No recovery codes left: make new ones now."
+        : `${left} unused recovery ${left === 1 ? "code" : "codes"} left.`,
+    newRecovery: "Make new recovery codes",
+    newRecoveryHint: "The old recovery codes stop working at once.",
+    newRecoveryDone: "New recovery codes made; the old ones no longer work.",
+    remove: "Remove one-time codes",
+    removeHint: "The app's codes and every recovery code stop working.",
+    removed: "One-time codes removed.",
+    lastFactor:
+      "One-time codes are your only second factor, and the inbox requires one: add a passkey first, then remove " +
+      "the one-time codes.",
+  },
   verify: {
     title: "Second step",
     heading: "One more step",

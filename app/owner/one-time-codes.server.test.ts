@@ -4,6 +4,7 @@ import {
   groupedSecret,
   newRecoveryCodes,
   newTotpSecret,
+  otpauthQrSvg,
   otpauthUri,
   recoveryCodeHash,
   totpStepOf,
@@ -53,5 +54,22 @@ describe("one-time codes (RFC 6238: SHA-1, 6 digits, 30 s)", () => {
     const code = codes[0]!;
     expect(recoveryCodeHash("a", code)).toBe(recoveryCodeHash("a", ` ${code.toUpperCase().replace("-", " ")} `));
     expect(recoveryCodeHash("a", code)).not.toBe(recoveryCodeHash("b", code));
+  });
+});
+
+describe("the set-up's QR code", () => {
+  it("is SVG markup alone: dark modules on white, a quiet zone of four modules, no script, no style", () => {
+    const svg = otpauthQrSvg(otpauthUri(newTotpSecret(), "Grimforge Haunt Props", "owner@example.com"));
+    const [, size] = /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 (\d+) \1">/.exec(svg) ?? [];
+    expect(size).toBeDefined();
+    expect(svg).toContain(`<rect fill="#ffffff" width="${size}" height="${size}"/>`);
+    const modules = [...svg.matchAll(/M(\d+),(\d+)h8v8h-8z/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    expect(modules.length).toBeGreaterThan(100);
+    // 8 px a module: nothing dark within 4 modules (32 px) of any edge.
+    const coordinates = modules.flat();
+    expect(Math.min(...coordinates)).toBe(32);
+    expect(Math.max(...coordinates)).toBe(Number(size) - 32 - 8);
+    expect(svg).toMatch(/<path fill="#000000" d="/);
+    expect(svg).not.toMatch(/<script|style=|on[a-z]+=/i);
   });
 });

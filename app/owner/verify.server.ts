@@ -6,8 +6,14 @@ import type { OperatorSession } from "~/owner/gate.server";
 
 /**
  * The second step, and step-up: a code typed on the code page. Codes are throttled like passwords (counted per
- * operator and client address in the same shared table before they are checked), and each is taken once.
+ * operator and client address in the same shared table before they are checked), and each is taken once. Unlike a
+ * password, the code has only a million values and someone who tries it already knows the password: so the wrong
+ * codes for one operator are also capped across every address (`perOperator`), and many networks together cannot
+ * guess on. Attempts one client makes past its own cap are not checked and do not count towards that one.
  */
+export const codeThrottle = { perClient: loginThrottle.failures, perOperator: 20, windowMs: loginThrottle.windowMs };
+/** The operator-wide count's client (no client key looks like it). */
+const everyClient = "*";
 
 export type CodeOutcome =
   { kind: "ok"; used: CodeKind } | { kind: "wrong" } | { kind: "throttled"; retryAfterSeconds: number };
@@ -20,14 +26,19 @@ export async function checkCode(
 ): Promise<CodeOutcome> {
   const client = context.peerAddress ? clientKey(context.peerAddress) : "unknown";
   const account = `code:${operator.id}`;
-  const counted = await store.countLoginAttempt(account, client, loginThrottle.windowMs, now);
-  if (counted.attempts > loginThrottle.failures) {
-    await store.logActivity(
-      { actor: operator.email, action: "code refused (throttled)", detail: `from ${client}` },
-      now,
-    );
-    const left = counted.windowStart.getTime() + loginThrottle.windowMs - now.getTime();
+  const { windowMs } = codeThrottle;
+  const throttled = async (windowStart: Date, detail: string): Promise<CodeOutcome> => {
+    await store.logActivity({ actor: operator.email, action: "code refused (throttled)", detail }, now);
+    const left = windowStart.getTime() + windowMs - now.getTime();
     return { kind: "throttled", retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+  };
+  const counted = await store.countLoginAttempt(account, client, windowMs, now);
+  if (counted.attempts > codeThrottle.perClient) return throttled(counted.windowStart, `from ${client}`);
+  const overall = await store.countLoginAttempt(account, everyClient, windowMs, now);
+  if (overall.attempts > codeThrottle.perOperator) {
+    // Not checked: this client's attempt is given back (the networks together used up the operator's tries).
+    await store.refundLoginAttempt(account, client);
+    return throttled(overall.windowStart, `from ${client} (${codeThrottle.perOperator} wrong codes from all networks)`);
   }
   const used = await takeSecondFactorCode(store, operator.id, typed.slice(0, 64), now);
   if (!used) {
@@ -35,6 +46,7 @@ export async function checkCode(
     return { kind: "wrong" };
   }
   await store.refundLoginAttempt(account, client);
+  await store.refundLoginAttempt(account, everyClient);
   await store.passSecondFactor(sessionIdHash, now);
   await store.logActivity(
     {

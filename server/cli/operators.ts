@@ -16,6 +16,8 @@ export const ownerUsage = `  operator add EMAIL            add an operator, or s
   operator list                 the operators
   operator remove EMAIL         remove an operator (ends their sessions)
   operator revoke-sessions EMAIL  log an operator out everywhere
+  operator reset-2fa EMAIL      remove an operator's passkeys, one-time codes and recovery codes (a lost phone);
+                                ends their sessions; they set up a new factor at their next login
   activity [--limit N]          the inbox's activity log, newest first (default 100)
 `;
 
@@ -43,9 +45,9 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
     if (args.length === 2 && args[0] === "--limit" && /^\d{1,6}$/.test(args[1]!)) limit = Number(args[1]);
     else if (args.length > 0) return wrong("activity takes only --limit N");
   } else {
-    const needsEmail = ["add", "remove", "revoke-sessions"];
+    const needsEmail = ["add", "remove", "revoke-sessions", "reset-2fa"];
     if (sub === "list" ? rest.length > 0 : !needsEmail.includes(sub ?? "") || rest.length !== 1)
-      return wrong("operator add|remove|revoke-sessions EMAIL, or operator list");
+      return wrong("operator add|remove|revoke-sessions|reset-2fa EMAIL, or operator list");
     if (sub !== "list" && !plainAddress.test(rest[0]!)) return wrong(`not an e-mail address: ${visible(rest[0]!)}`);
   }
 
@@ -111,6 +113,22 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
       }
       await store.logActivity({ actor, action: "operator removed", detail: email });
       io.stdout.write(`Operator ${shown} removed; their sessions have ended.\n`);
+      return 0;
+    }
+    if (sub === "reset-2fa") {
+      const reset = await store.resetFactors(email);
+      if (reset === null) {
+        io.stderr.write(`inbox: no operator ${shown}\n`);
+        return 1;
+      }
+      const sessions = `${reset.sessions} ${reset.sessions === 1 ? "session" : "sessions"}`;
+      await store.logActivity({ actor, action: "second factor reset", detail: `${email} (${sessions} ended)` });
+      io.stdout.write(
+        `Second factor of ${shown} reset: passkeys, one-time codes and recovery codes removed; ${sessions} ended.\n` +
+          (config.requireSecondFactor !== false
+            ? "At their next login they set up a new passkey or one-time codes before they see any enquiry.\n"
+            : "INBOX_REQUIRE_2FA is off: they log in with the password alone until they set one up again.\n"),
+      );
       return 0;
     }
     const ended = await store.revokeSessions(email);

@@ -55,6 +55,11 @@ export const photosOwnerDatabases = {
   js: join(dataDir, "photos-owner-js.db"),
   noJs: join(dataDir, "photos-owner-no-js.db"),
 };
+/** The Security page's one-time codes servers, one per project (tests/e2e/security-codes.spec.ts). */
+export const securityCodesDatabases = {
+  js: join(dataDir, "security-codes-js.db"),
+  noJs: join(dataDir, "security-codes-no-js.db"),
+};
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
   RATE_LIMIT_SITE_PER_MINUTE: "0",
@@ -84,6 +89,26 @@ function siteEditorServer(port: number, database: string) {
       ...noRateLimits,
       ...spamFilterOff,
       ...secondFactorOff,
+    },
+  };
+}
+
+/**
+ * The Security page's one-time codes: the second factor at its default (required), behind one trusted proxy like the
+ * owner server, so that each test is its own client address for the login and code throttles.
+ */
+function securityCodesServer(port: number, database: string) {
+  return {
+    port,
+    url: url(port),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${database}`,
+      INBOX_FILE: `${database}.jsonl`,
+      PUBLIC_URL: url(port),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
     },
   };
 }
@@ -183,6 +208,9 @@ export const e2eServers = {
   // (tests/e2e/photo-owner.spec.ts runs its tests in order on it).
   photosOwnerJs: siteEditorServer(base + 25, photosOwnerDatabases.js),
   photosOwnerNoJs: siteEditorServer(base + 26, photosOwnerDatabases.noJs),
+  // The Security page's one-time codes, with the second factor required (the default): one server per project.
+  securityCodesJs: securityCodesServer(base + 27, securityCodesDatabases.js),
+  securityCodesNoJs: securityCodesServer(base + 28, securityCodesDatabases.noJs),
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

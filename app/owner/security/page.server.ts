@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import type { data } from "@remix-run/react";
 import type { OperatorSession } from "~/owner/gate.server";
 
 /**
@@ -7,4 +8,8 @@ import type { OperatorSession } from "~/owner/gate.server";
  */
 
 /** One button's work on the Security page: a redirect (post/redirect/get) or data for the page (a refusal). */
-export type SecurityIntent = (args: ActionFunctionArgs, session: OperatorSession, form: FormData) => Promise<Response>;
+export type SecurityIntent = (
+  args: ActionFunctionArgs,
+  session: OperatorSession,
+  form: FormData,
+) => Promise<Response | ReturnType<typeof data<unknown>>>;
