@@ -95,18 +95,15 @@ async function requireOperator(
       headers: { ...privateHeaders, ...(id ? { "Set-Cookie": clearedSessionCookie(config) } : {}) },
     });
   }
+  // A session setting up its factor while the operator added one elsewhere (another browser) now owes it instead.
+  const stage =
+    session.stage === "setup" && (await store.hasSecondFactor(session.operator.id)) ? "password" : session.stage;
   // A session that still owes its second factor, or has to set one up, sees nothing else.
-  if (!allow.includes(session.stage)) {
-    const home = stageHome[session.stage];
-    throw redirect(session.stage === "password" ? `${home}${backTo(request)}` : home, { headers: privateHeaders });
+  if (!allow.includes(stage)) {
+    const home = stageHome[stage];
+    throw redirect(stage === "password" ? `${home}${backTo(request)}` : home, { headers: privateHeaders });
   }
-  return {
-    operator: session.operator,
-    store,
-    sessionIdHash: hashSessionId(id),
-    stage: session.stage,
-    factorAt: session.factorAt,
-  };
+  return { operator: session.operator, store, sessionIdHash: hashSessionId(id), stage, factorAt: session.factorAt };
 }
 
 /** What cannot be undone asks for the second factor again when the last one is older than this. */

@@ -320,6 +320,28 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("new recovery codes made");
   }, 120_000);
 
+  it("a second browser still setting up is asked for a code once the first has set one up", async () => {
+    const site = await sqliteSite("two-browsers");
+    const operator = addOperator(site.databaseUrl);
+    const first = await logIn(site, operator, "192.0.2.40");
+    const second = await logIn(site, operator, "192.0.2.41");
+    expect(second.location).toBe("/inbox/security");
+    const { secret } = await setUpCodes(site, first.cookie, "192.0.2.40");
+    // The second session may no longer set up a factor of its own: it owes the code now, like a new login.
+    const security = await request(site, "/inbox/security", { cookie: second.cookie, from: "192.0.2.41" });
+    expect(security.status).toBe(302);
+    expect(security.headers.location).toMatch(/^\/inbox\/verify\?next=/);
+    const started = await request(site, "/inbox/security", {
+      cookie: second.cookie,
+      body: { intent: "totp-start" },
+      from: "192.0.2.41",
+    });
+    expect(started.status).toBe(302);
+    expect(started.headers.location).toBe("/inbox/verify");
+    expect((await verify(site, second.cookie, codeFor(secret, 1), "192.0.2.41")).status).toBe(302);
+    expect((await request(site, "/inbox", { cookie: second.cookie, from: "192.0.2.41" })).status).toBe(200);
+  }, 120_000);
+
   it("new recovery codes ask for a code again when this session's last one is over ten minutes old", async () => {
     const site = await sqliteSite("step-up");
     const operator = addOperator(site.databaseUrl);
