@@ -158,7 +158,10 @@ describe("the new-login alert", () => {
     }
     await waitFor(() => sink.messages.length >= 1, "the e-mail once the server is back", 30_000);
     await waitFor(
-      () => alertRows().slice(before).every((row) => row.state === "sent"),
+      () =>
+        alertRows()
+          .slice(before)
+          .every((row) => row.state === "sent"),
       "the alerts settled",
       10_000,
     );
