@@ -55,6 +55,8 @@ export const photosOwnerDatabases = {
   js: join(dataDir, "photos-owner-js.db"),
   noJs: join(dataDir, "photos-owner-no-js.db"),
 };
+/** The Security page's sessions and step-up on erase (tests/e2e/security-sessions.spec.ts): the factor required. */
+export const securitySessionsDatabase = join(dataDir, "security-sessions.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
   RATE_LIMIT_SITE_PER_MINUTE: "0",
@@ -183,6 +185,20 @@ export const e2eServers = {
   // (tests/e2e/photo-owner.spec.ts runs its tests in order on it).
   photosOwnerJs: siteEditorServer(base + 25, photosOwnerDatabases.js),
   photosOwnerNoJs: siteEditorServer(base + 26, photosOwnerDatabases.noJs),
+  // The Security page's sessions and the erase's step-up, the second factor required (the default), both projects.
+  securitySessions: {
+    port: base + 30,
+    url: url(base + 30),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${securitySessionsDatabase}`,
+      INBOX_FILE: join(dataDir, "security-sessions.jsonl"),
+      PUBLIC_URL: url(base + 30),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  },
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

@@ -54,13 +54,17 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
                   </span>
                 ) : null}
               </p>
-              <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-bone-300">
-                <dt>{words.address}</dt>
-                <dd className="text-bone-100">{session.client || words.unknownAddress}</dd>
-                <dt>{words.lastSeen}</dt>
-                <dd className="text-bone-100">
-                  <time dateTime={session.lastSeenIso}>{session.lastSeen}</time>
-                </dd>
+              <dl className="mt-1 text-sm text-bone-300">
+                <div className="flex flex-wrap gap-x-2">
+                  <dt>{words.address}:</dt>
+                  <dd className="text-bone-100">{session.client || words.unknownAddress}</dd>
+                </div>
+                <div className="flex flex-wrap gap-x-2">
+                  <dt>{words.lastSeen}:</dt>
+                  <dd className="text-bone-100">
+                    <time dateTime={session.lastSeenIso}>{session.lastSeen}</time>
+                  </dd>
+                </div>
               </dl>
               {session.waiting ? <p className="mt-1 text-sm text-ember-300">{words.stageWaiting}</p> : null}
             </div>
