@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { postgresAvailable, startPostgres } from "../support/postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
@@ -13,7 +14,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
  * not seen before for the operator sends one e-mail and one webhook post with the time (in SITE_TIMEZONE), the browser
  * and the approximate address and what to do; the same browser (its cookie) logs in again without one; another browser
  * gets one; an SMTP server that is down at the login and comes back gets the e-mail once. Never the password, the
- * session id or the browser id in what is sent or logged.
+ * session id or the browser id in what is sent or logged. Two instances on one PostgreSQL database send each alert once.
  */
 
 const publicUrl = "https://haunt.example";
@@ -173,4 +174,57 @@ describe("the new-login alert", () => {
     expect(sink.messages[0]!.headers.get("x-login-alert")).toEqual([String(emailRow.id)]);
     expect(receiver.posts).toHaveLength(1);
   });
+});
+
+describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", () => {
+  it("send each alert once, whichever instance took the login, after the SMTP server comes back", async () => {
+    const postgres = await startPostgres();
+    const instances: SiteServer[] = [];
+    try {
+      const databaseUrl = await postgres.createDatabase();
+      const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", email], {
+        cwd: projectRoot,
+        env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+        input: `${password}\n`,
+        encoding: "utf8",
+      });
+      expect(added.status, added.stderr).toBe(0);
+      const env = {
+        API_HOST: "",
+        DATABASE_URL: databaseUrl,
+        PUBLIC_URL: publicUrl,
+        INBOX_REQUIRE_2FA: "on",
+        SMTP_URL: sink.url,
+        NOTIFY_EMAIL_TO: "owner@grimforge.example",
+        NOTIFY_EMAIL_FROM: "site@grimforge.example",
+        NOTIFY_WEBHOOK_URL: receiver.url,
+      };
+      instances.push(...(await Promise.all([startSite(env), startSite(env)])));
+      await sink.stop();
+      // Four logins from four new browsers, split between the instances, while the mail server is down.
+      for (const [index, agent] of [android, firefox, android, firefox].entries()) {
+        const answer = await sendAs(publicUrl, instances[index % 2]!.url, "/inbox/login", {
+          method: "POST",
+          body: { email, password, next: "/inbox" },
+          headers: { "User-Agent": agent },
+        });
+        expect(answer.status).toBe(302);
+      }
+      await waitFor(() => receiver.posts.length >= 4, "the four webhook alerts", 15_000);
+      await sink.start();
+      await waitFor(() => sink.messages.length >= 4, "the four e-mails once the server is back", 40_000);
+      // Both instances retry what failed: every send settled (one "sent" line per alert and channel) before counting.
+      const sends = () =>
+        instances.flatMap((instance) => instance.logEvents("login-alert")).filter((entry) => entry.outcome === "sent");
+      await waitFor(() => sends().length >= 8, "eight sends logged", 15_000);
+      const ids = sink.messages.map((mail) => mail.headers.get("x-login-alert")?.[0]);
+      expect(new Set(ids).size).toBe(4);
+      expect(sink.messages).toHaveLength(4);
+      expect(receiver.posts).toHaveLength(4);
+      expect(sends()).toHaveLength(8);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.stop()));
+      postgres.stop();
+    }
+  }, 120_000);
 });
