@@ -16,6 +16,9 @@ import { e2eServers, securitySessionsDatabase } from "./servers";
  * after the last code (moved back in the database), Erase asks for a code first and erases after the second press.
  */
 
+// Each test adds an operator through the CLI and logs in twice or more: three password hashes on a shared machine.
+test.slow();
+
 const server = e2eServers.securitySessions;
 const words = securityCopy;
 
