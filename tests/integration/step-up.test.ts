@@ -269,6 +269,13 @@ describe("the Security page's sessions", () => {
     await verify(phone, "/inbox");
     const laptop = await logIn(ann, "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0");
     const bobs = await logIn(bob, android);
+    // A session idle for longer than the idle limit opens nothing: not listed.
+    const idle = await logIn(ann, "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0");
+    const stale = new DatabaseSync(databasePath, { timeout: 5_000 });
+    stale
+      .prepare("UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?")
+      .run(Date.now() - 31 * 60_000, sessionHash(idle));
+    stale.close();
 
     const page = decoded((await send("/inbox/security", here)).text);
     expect(page).toContain("Chrome on macOS");
@@ -277,6 +284,7 @@ describe("the Security page's sessions", () => {
     expect(page).toContain("Firefox on Windows");
     expect(page).toContain(securityCopy.sessions.stageWaiting); // the laptop still owes its code
     expect(page).toContain("127.0.0.1");
+    expect(page).not.toContain("Firefox on Linux");
     // Only ann's three: bob's session is not on her page, and her own has no Log out button.
     expect(page.match(/name="intent" value="session-end"/g)).toHaveLength(2);
     expect(page).not.toContain(sessionHash(bobs));
@@ -302,13 +310,13 @@ describe("the Security page's sessions", () => {
     expect((await send("/inbox", phone)).headers.location).toMatch(/^\/inbox\/login/);
     expect((await send("/inbox", here)).status).toBe(200);
 
-    // Everywhere else: the laptop goes, this browser and bob stay.
+    // Everywhere else: the laptop goes (and the idle session's row), this browser and bob stay.
     const others = await send("/inbox/security", here, { method: "POST", body: { intent: "sessions-end-others" } });
-    expect(others.headers.location).toBe("/inbox/security?sessions=others-1#security-sessions");
+    expect(others.headers.location).toBe("/inbox/security?sessions=others-2#security-sessions");
     expect((await send("/inbox/verify", laptop)).headers.location).toMatch(/^\/inbox\/login/);
     expect((await send("/inbox/security", bobs)).status).toBe(200);
-    const after = decoded((await send("/inbox/security?sessions=others-1", here)).text);
-    expect(after).toContain(securityCopy.sessions.endedOthers(1));
+    const after = decoded((await send("/inbox/security?sessions=others-2", here)).text);
+    expect(after).toContain(securityCopy.sessions.endedOthers(2));
     expect(after).toContain(securityCopy.sessions.onlyThis);
     expect(after).not.toContain("Firefox on Windows");
 

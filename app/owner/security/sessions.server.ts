@@ -4,11 +4,18 @@ import type { OperatorSession } from "~/owner/gate.server";
 import { absoluteTime } from "~/owner/format";
 import { privateHeaders } from "~/owner/headers";
 import type { SecurityIntent } from "~/owner/security/page.server";
+import { sessionLimits } from "~/owner/session.server";
 
 /** The Security page's sessions: this operator's sessions, where and when each was last used. */
-export async function sessionsSection({ operator, store, sessionIdHash }: OperatorSession) {
+export async function sessionsSection({ operator, store, sessionIdHash }: OperatorSession, now = new Date()) {
   const sessions = await store.listSessions(operator.id);
-  return sessions
+  // A session past its idle time or its longest life opens nothing any more (its row goes at its next use): not listed.
+  const live = sessions.filter(
+    (session) =>
+      now.getTime() - session.lastSeenAt.getTime() < sessionLimits.idleMs &&
+      now.getTime() - session.createdAt.getTime() < sessionLimits.maxAgeMs,
+  );
+  return live
     .map((session) => ({
       // The id hash names a session in the page's buttons: it opens nothing (the cookie holds the id, not its hash).
       id: session.idHash,
