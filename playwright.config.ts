@@ -55,6 +55,7 @@ export default defineConfig({
       e2eServers.photosOwnerNoJs,
       e2eServers.securityCodesJs,
       e2eServers.securityCodesNoJs,
+      e2eServers.securitySessions,
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,

@@ -26,6 +26,8 @@ export interface SiteServices {
   channels(): readonly Channel[];
   /** Tells the notification sender that an enquiry was just stored, so it goes out now. */
   wakeOutbox(): void;
+  /** Tells the new-login alerts' sender that a login just stored an alert, so it goes out now (optional: tests). */
+  wakeLoginAlerts?(): void;
   /** Tells the background photo encoder that a photo was just uploaded or placed, so it is encoded now. */
   wakePhotoEncoder(): void;
   /** Counts one enquiry for this client (and the site), or refuses it. */

@@ -5,6 +5,7 @@ import type { SiteServices } from "~/services.server";
 import type { InboxStore } from "~/store/types";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
+import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder";
 import { currentSite, refreshSite, startSiteContent, stopSiteContent } from "./site-content";
@@ -32,6 +33,7 @@ export function createServices(): SiteServices {
     inbox: currentInbox,
     channels: inboxChannels,
     wakeOutbox,
+    wakeLoginAlerts,
     wakePhotoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
@@ -64,6 +66,7 @@ export async function startServices(): Promise<void> {
     startSiteContent(config, store);
     startOutbox(store, config.notify);
     startSpamDigest(store, config);
+    startLoginAlerts(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
   };
   await Promise.race([startInbox(config, notifications, onOpen), waited]);
@@ -77,7 +80,7 @@ export async function startServices(): Promise<void> {
  */
 export async function stopBackground(): Promise<void> {
   stopSiteContent();
-  await Promise.all([stopOutbox(), stopSpamDigest(), stopPhotoEncoder()]);
+  await Promise.all([stopOutbox(), stopSpamDigest(), stopLoginAlerts(), stopPhotoEncoder()]);
 }
 
 /** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */

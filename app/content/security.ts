@@ -72,5 +72,51 @@ export const securityCopy = {
     passkeyNeedsJs: "Passkeys need JavaScript in this browser; the code works without it.",
     noCodes: "You have no one-time codes set up: use one of your passkeys.",
     otherAccount: "Log out",
+    /** Step-up: after againIntro, what happens once the code is accepted (by the page that asked). */
+    againWhy: {
+      erase: "After the code you come back to the erase page: press Erase again to erase.",
+      publish:
+        "Your draft is saved, nothing you typed is lost. After the code you come back to the Site page: press " +
+        "Publish again to make it public.",
+      restore: "After the code you come back to the history: press Restore again.",
+      export: "After the code you come back to the list: press Download CSV again to download the enquiries.",
+    },
+  },
+  /** The Security page's sessions: where the operator is logged in. */
+  sessions: {
+    intro:
+      "Each browser logged in to the inbox as you. If you see one you do not know, log it out and change your password.",
+    thisBrowser: "This browser",
+    lastSeen: "Last seen",
+    address: "Approximate address",
+    unknownAddress: "unknown",
+    stageWaiting: "Waiting for its second step",
+    end: "Log out",
+    endLabel: (browser: string, lastSeen: string) => `Log out ${browser}, last seen ${lastSeen}`,
+    endOthers: "Log out everywhere else",
+    onlyThis: "You are logged in only here.",
+    ended: "That browser is logged out.",
+    endedNone: "That session had ended already.",
+    endedOthers: (count: number) =>
+      count === 0
+        ? "There was nowhere else to log out."
+        : `Logged out everywhere else (${count} ${count === 1 ? "browser" : "browsers"}).`,
+  },
+  /** The notification sent when an operator logs in from a browser not seen before for that operator. */
+  loginAlert: {
+    subject: "New login to the inbox",
+    head: "New login to the inbox",
+    intro: (email: string) => `Someone logged in to the inbox as ${email} from a browser not seen before.`,
+    when: "When",
+    browser: "Browser",
+    address: "Approximate address",
+    ifYou: "If this was you, there is nothing to do.",
+    ifNotYou: "If it was not you:",
+    steps: (securityUrl: string, email: string) => [
+      `1. Open the Security page: ${securityUrl}`,
+      '2. Press "Log out everywhere else".',
+      `3. Change your password on the server: npm run inbox -- operator add ${email}`,
+    ],
+    securityButton: "Open the Security page",
   },
 } as const;

@@ -7,6 +7,7 @@ import { readForm } from "~/http/form.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
 import { describeBrowser } from "~/owner/browser";
 import { inboxStore, requireEmbedded, safeNext, stageHome, unavailable } from "~/owner/gate.server";
+import { noteLogin } from "~/owner/new-login.server";
 import { hashSessionId, newSessionId, sessionCookie, sessionIdOf } from "~/owner/session.server";
 import { emailKey } from "~/store/rows.server";
 import { oneLine } from "~/text/safety";
@@ -15,7 +16,8 @@ import { oneLine } from "~/text/safety";
 export const loginThrottle = { failures: 5, windowMs: 15 * 60_000 } as const;
 
 export type LoginOutcome =
-  | { kind: "ok"; next: string; cookie: string }
+  /** `cookie`: the session's; `browserCookie`: the browser's id for the new-login alert (app/owner/new-login.server.ts). */
+  | { kind: "ok"; next: string; cookie: string; browserCookie: string }
   | { kind: "wrong"; email: string }
   /** Too many tries for this account from this client (429). */
   | { kind: "throttled"; email: string; retryAfterSeconds: number }
@@ -97,11 +99,14 @@ async function attempt(request: Request, context: AppLoadContext, now: Date): Pr
     },
     now,
   );
+  // The right password from a browser not seen before for this operator is announced, even while a second factor is
+  // still owed: a password known to someone else is what the owner must hear about.
+  const browserCookie = await noteLogin(request, context, operator, now);
   const after =
     stage === "password"
       ? `${stageHome.password}?next=${encodeURIComponent(next)}`
       : stage === "setup"
         ? stageHome.setup
         : next;
-  return { kind: "ok", next: after, cookie: sessionCookie(config, id) };
+  return { kind: "ok", next: after, cookie: sessionCookie(config, id), browserCookie };
 }

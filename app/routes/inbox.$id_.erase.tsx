@@ -4,7 +4,8 @@ import { dangerButtonClass, InboxShell, linkClass } from "~/components/inbox/Inb
 import { inboxCopy } from "~/content/inbox";
 import { absoluteTime } from "~/owner/format";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
-import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { stepUpReturn } from "~/owner/step-up";
 import { shownToOwner } from "~/owner/shown";
 import { v1FileHolds } from "~/store/v1.server";
 
@@ -43,9 +44,13 @@ export async function action(args: ActionFunctionArgs) {
   return asOperator(args, erase);
 }
 
-async function erase({ params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
+async function erase({ params, context }: ActionFunctionArgs, session: OperatorSession) {
+  const { operator, store } = session;
   const enquiry = await store.getEnquiry(params.id ?? "");
   if (!enquiry) return redirect("/inbox?erased=0", { headers: privateHeaders });
+  // It cannot be undone: an operator with a second factor proves it again when the last one is over 10 minutes old,
+  // and comes back to this page to press Erase again.
+  await requireRecentFactor(session, stepUpReturn.erase(enquiry.id));
   const count = await store.erase(enquiry.email);
   // Who and when, never what they wrote: the address's enquiries are gone, so the log names only how many.
   await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });

@@ -100,7 +100,6 @@ export default function InboxList() {
         </Form>
         <a
           href={`/inbox/export.csv${placeQuery({ folder: place.folder, search: place.search }) || "?folder=new"}`}
-          download
           className={quietButtonClass}
         >
           {inboxCopy.list.download}

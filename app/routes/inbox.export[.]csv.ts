@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { enquiryCsv } from "~/owner/enquiry-csv";
-import { readPlace } from "~/owner/query";
-import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { placeQuery, readPlace } from "~/owner/query";
+import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { stepUpReturn } from "~/owner/step-up";
 import { privateHeaders } from "~/owner/headers";
 
 /**
@@ -12,8 +13,13 @@ export async function loader(args: LoaderFunctionArgs) {
   return asOperator(args, exportCsv);
 }
 
-async function exportCsv({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
+async function exportCsv({ request }: LoaderFunctionArgs, session: OperatorSession) {
+  const { operator, store } = session;
   const place = readPlace(new URL(request.url));
+  // Every enquiry in one file: an operator with a second factor proves it again when the last one is over 10 minutes
+  // old. The code page goes back to the list this was asked from (not to the file: a download would leave the code
+  // page on the screen, as if nothing had happened), where Download CSV is pressed again.
+  await requireRecentFactor(session, stepUpReturn.export(placeQuery({ folder: place.folder, search: place.search })));
   const rows = store.inboxAll({ folder: place.folder, search: place.search });
   await store.logActivity({
     actor: operator.email,

@@ -46,7 +46,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error: outcome.words, email: "" }, { status: 413, headers: privateHeaders });
   }
   if (outcome.kind === "ok") {
-    return redirect(outcome.next, { headers: { ...privateHeaders, "Set-Cookie": outcome.cookie } });
+    const headers = new Headers(privateHeaders);
+    headers.append("Set-Cookie", outcome.cookie);
+    headers.append("Set-Cookie", outcome.browserCookie);
+    return redirect(outcome.next, { headers });
   }
   if (outcome.kind === "wrong") {
     return data({ error: inboxCopy.login.wrong, email: outcome.email }, { status: 401, headers: privateHeaders });

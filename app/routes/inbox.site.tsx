@@ -7,7 +7,8 @@ import { inboxCopy } from "~/content/inbox";
 import { photosEditorCopy } from "~/content/photos-editor";
 import { siteEditorCopy } from "~/content/site-editor";
 import { absoluteTime } from "~/owner/format";
-import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { stepUpReturn } from "~/owner/step-up";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
 import { cdnDelayMinutes, staleMessage, staleSeasonYear } from "~/site-content/editor.server";
@@ -93,7 +94,8 @@ export async function action(args: ActionFunctionArgs) {
   return asOperator(args, editSite);
 }
 
-async function editSite({ request, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
+async function editSite({ request, context }: ActionFunctionArgs, session: OperatorSession) {
+  const { operator, store } = session;
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "save");
   const values = fromForm(form);
@@ -128,6 +130,20 @@ async function editSite({ request, context }: ActionFunctionArgs, { operator, st
     back({ revision: draft.revision, refusal: staleMessage(draft) }, 409);
 
   if (intent === "publish") {
+    // Publishing changes the public site: the second factor again when the last one is over 10 minutes old. Nothing
+    // typed is lost: the draft is saved first (as Save draft does), and the code page comes back here with it.
+    const askedForFactor = await requireRecentFactor(session, stepUpReturn.publish).then(
+      () => null,
+      (thrown: unknown) => {
+        if (thrown instanceof Response) return thrown;
+        throw thrown;
+      },
+    );
+    if (askedForFactor) {
+      const saved = await store.saveSiteDraft(JSON.stringify(checked.content), revision, operator.email);
+      if (!saved.ok) return stale(saved.draft);
+      return askedForFactor;
+    }
     const result = await publishContent(store, checked.content, revision, operator.email);
     if (result.ok) {
       await context.services.sitePublished();

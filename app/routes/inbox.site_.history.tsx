@@ -4,7 +4,8 @@ import { InboxShell, linkClass, Notice, quietButtonClass } from "~/components/in
 import { inboxCopy } from "~/content/inbox";
 import { siteEditorCopy } from "~/content/site-editor";
 import { absoluteTime } from "~/owner/format";
-import { asOperator, type OperatorSession } from "~/owner/gate.server";
+import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { stepUpReturn } from "~/owner/step-up";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
 import { cdnDelayMinutes, staleMessage } from "~/site-content/editor.server";
@@ -70,7 +71,8 @@ export async function action(args: ActionFunctionArgs) {
   return asOperator(args, restore);
 }
 
-async function restore({ request, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
+async function restore({ request, context }: ActionFunctionArgs, session: OperatorSession) {
+  const { operator, store } = session;
   const form = await request.formData();
   const asked = String(form.get("version") ?? "");
   const posted = Number(form.get("revision"));
@@ -83,6 +85,8 @@ async function restore({ request, context }: ActionFunctionArgs, { operator, sto
       headers: privateHeaders,
     });
   }
+  // Publishing changes the public site: the second factor again when the last one is over 10 minutes old.
+  await requireRecentFactor(session, stepUpReturn.restore);
   const result = await publishContent(store, contentFromJson(version.content), revision, operator.email, {
     restoredFrom: version.number,
   });

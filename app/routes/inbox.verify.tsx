@@ -5,6 +5,7 @@ import { securityCopy } from "~/content/security";
 import { asOperator, safeNext, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
+import { stepUpReason } from "~/owner/step-up";
 import { checkCode } from "~/owner/verify.server";
 
 export const meta: MetaFunction = () => [
@@ -26,11 +27,15 @@ export async function loader(args: LoaderFunctionArgs) {
 async function showVerify({ request }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const url = new URL(request.url);
   const totp = await store.totpFactor(operator.id);
+  const next = safeNext(url.searchParams.get("next"));
+  const again = url.searchParams.get("again") === "1";
   return data(
     shownToOwner({
       operator: operator.email,
-      next: safeNext(url.searchParams.get("next")),
-      again: url.searchParams.get("again") === "1",
+      next,
+      again,
+      // Step-up: what sent the owner here, to say what happens after the code.
+      why: again ? stepUpReason(next) : null,
       hasCodes: Boolean(totp?.confirmedAt) || (await store.recoveryCodesLeft(operator.id)) > 0,
       hasPasskeys: (await store.listPasskeys(operator.id)).length > 0,
     }),
@@ -57,7 +62,7 @@ async function verify({ request, context }: ActionFunctionArgs, session: Operato
 }
 
 export default function InboxVerify() {
-  const { next, again, hasCodes } = useLoaderData<typeof loader>();
+  const { next, again, why, hasCodes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const copy = securityCopy.verify;
@@ -65,6 +70,7 @@ export default function InboxVerify() {
     <section className="mx-auto max-w-md px-4 py-12 sm:px-6">
       <h1 className="font-display text-4xl font-bold text-bone-50">{copy.heading}</h1>
       <p className="mt-3 text-bone-300">{again ? copy.againIntro : copy.intro}</p>
+      {why ? <p className="mt-2 text-bone-300">{copy.againWhy[why]}</p> : null}
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-6">
         {result?.error ? (
           <p

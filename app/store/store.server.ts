@@ -2,6 +2,7 @@ import { deletionOperations } from "~/store/deletion.server";
 import { digestOperations } from "~/store/digests.server";
 import { enquiryOperations } from "~/store/enquiries.server";
 import { factorOperations } from "~/store/factors.server";
+import { loginAlertOperations } from "~/store/login-alerts.server";
 import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
@@ -48,6 +49,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
     ...v1Operations(db),
     ...ownerOperations(db),
     ...factorOperations(db),
+    ...loginAlertOperations(db),
     ...siteOperations(db),
     ...photoOperations(db),
     ping: () => db.probe(),

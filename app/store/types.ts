@@ -331,6 +331,40 @@ export interface DigestOperations {
   nextDigestSendAt(): Promise<Date | null>;
 }
 
+/** A new-login alert waiting to go out on one channel (app/store/login-alerts.server.ts). */
+export interface NewLoginAlert {
+  /** One id for the login; one row per channel under it. */
+  id: string;
+  operatorEmail: string;
+  /** When the login happened. */
+  at: Date;
+  /** The browser as described from its User-Agent ("Chrome on Android"). */
+  browser: string;
+  /** The client address as the login throttle counts it (an IPv6 /64). */
+  address: string;
+}
+
+export interface ClaimedLoginAlert extends NewLoginAlert {
+  channel: Channel;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  claimToken: string;
+  claimUntil: Date;
+}
+
+/** The new-login alerts: stored at the login, sent by a background sender under a lease (server/login-alerts.ts). */
+export interface LoginAlertOperations {
+  /** Stores one pending alert per channel, due now. */
+  queueLoginAlert(alert: NewLoginAlert, channels: readonly Channel[]): Promise<void>;
+  /** Claims the due alerts (pending, due, unclaimed or with an expired lease), at most `limit`. */
+  claimLoginAlerts(limit: number, now?: Date): Promise<ClaimedLoginAlert[]>;
+  markLoginAlertSent(claim: ClaimedLoginAlert, now?: Date): Promise<boolean>;
+  markLoginAlertRetry(claim: ClaimedLoginAlert, error: string, nextAttemptAt: Date): Promise<boolean>;
+  markLoginAlertFailed(claim: ClaimedLoginAlert, error: string): Promise<boolean>;
+  /** When the next pending alert becomes due (or its lease expires); null when none is pending. */
+  nextLoginAlertAt(): Promise<Date | null>;
+}
+
 /** What retention and an erase delete (app/store/deletion.server.ts). */
 export interface DeletionOperations {
   /**
@@ -467,6 +501,7 @@ export interface InboxStore
     V1Operations,
     OwnerOperations,
     FactorOperations,
+    LoginAlertOperations,
     SiteOperations,
     PhotoOperations {
   /** Resolves when the database answers. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 /**
  * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below), +20/+21 (the disk
  * test's own servers), +23/+24 (the Site editor's, one per project), +25/+26 (the Photos page's), +27/+28 (the
- * Security page's one-time codes, one per project), +29 (passkeys); the photo servers take +40 to +59.
+ * Security page's one-time codes, one per project), +29 (passkeys), +30 (the sessions and the erase step-up); the photo servers take +40 to +59.
  */
 const portCount = 61;
 
@@ -60,6 +60,8 @@ export const securityCodesDatabases = {
   js: join(dataDir, "security-codes-js.db"),
   noJs: join(dataDir, "security-codes-no-js.db"),
 };
+/** The Security page's sessions and step-up on erase (tests/e2e/security-sessions.spec.ts): the factor required. */
+export const securitySessionsDatabase = join(dataDir, "security-sessions.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
 const noRateLimits = {
   RATE_LIMIT_SITE_PER_MINUTE: "0",
@@ -211,6 +213,20 @@ export const e2eServers = {
   // The Security page's one-time codes, with the second factor required (the default): one server per project.
   securityCodesJs: securityCodesServer(base + 27, securityCodesDatabases.js),
   securityCodesNoJs: securityCodesServer(base + 28, securityCodesDatabases.noJs),
+  // The Security page's sessions and the erase's step-up, the second factor required (the default), both projects.
+  securitySessions: {
+    port: base + 30,
+    url: url(base + 30),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${securitySessionsDatabase}`,
+      INBOX_FILE: join(dataDir, "security-sessions.jsonl"),
+      PUBLIC_URL: url(base + 30),
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  },
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,

@@ -1,0 +1,137 @@
+import nodemailer, { type SendMailOptions } from "nodemailer";
+import type { NotifyConfig } from "~/config.server";
+import type { Channel, ClaimedLoginAlert, InboxStore, NewLoginAlert } from "~/store/types";
+import { DeliveryError, describeFailure } from "./channels/channel";
+import { smtpFailure, smtpOptions } from "./channels/email.server";
+import { postWebhook } from "./channels/webhook.server";
+import { formatForUrl } from "./channels/webhook-formats";
+import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";
+import { afterFailure } from "./outbox.server";
+import { defaultSender, type Sender } from "./sender";
+
+/**
+ * One round of the new-login alerts' sender, run by each instance when woken (a login stored an alert) and now and
+ * then (server/login-alerts.ts): claim the due alerts under a lease (one instance gets each), send each on its channel
+ * with the same settings as the enquiries' notifications, and settle it: sent, retried later with the outbox's backoff
+ * for a day after the login, or failed. Only the holder of a claim settles it, so an alert goes out once.
+ */
+
+/** Alerts claimed in one round at most. */
+export const loginAlertBatch = 20;
+
+export interface LoginAlertRound {
+  /** Runs one round; resolves with when the next alert is due, if one is pending. */
+  run(signal: AbortSignal): Promise<Date | null>;
+  close(): void;
+}
+
+type Send = (alert: NewLoginAlert, signal: AbortSignal) => Promise<void>;
+
+function alertSenders(
+  notify: NotifyConfig,
+  facts: AlertFacts,
+  sender: () => Sender,
+  now: () => Date,
+): { senders: Map<Channel, Send>; close(): void } {
+  const senders = new Map<Channel, Send>();
+  const closers: (() => void)[] = [];
+  const email = notify.email;
+  if (email) {
+    const options = smtpOptions(email.smtpUrl);
+    const transport = nodemailer.createTransport(options);
+    closers.push(() => transport.close());
+    senders.set("email", async (alert, signal) => {
+      try {
+        await transport.sendMail({
+          ...composeLoginAlertEmail(alert, facts, email, now(), sender()),
+          signal,
+        } as SendMailOptions);
+      } catch (error) {
+        throw smtpFailure(error, `${options.host}:${options.port}`, Boolean(options.auth));
+      }
+    });
+  }
+  const url = notify.webhookUrl;
+  if (url) {
+    const format = notify.webhookFormat ?? formatForUrl(url);
+    senders.set("webhook", (alert, signal) => postWebhook(url, loginAlertWebhookBody(format, alert, facts), signal));
+  }
+  return { senders, close: () => closers.forEach((close) => close()) };
+}
+
+/** One JSON line per outcome, like the outbox's; never the operator's address, browser or client address. */
+function log(entry: Record<string, unknown>): void {
+  const line = JSON.stringify({ time: new Date().toISOString(), event: "login-alert", ...entry });
+  if (entry.outcome === "failed" || entry.outcome === "error") console.error(line);
+  else console.log(line);
+}
+
+export function createLoginAlertRound({
+  store,
+  notify,
+  timeZone,
+  publicUrl,
+  sender = () => ({ ...defaultSender, siteUrl: publicUrl }),
+  now = () => new Date(),
+}: {
+  store: InboxStore;
+  notify: NotifyConfig;
+  timeZone: string;
+  publicUrl: string;
+  /** The business as published at the moment of each send. */
+  sender?: () => Sender;
+  now?: () => Date;
+}): LoginAlertRound {
+  const facts: AlertFacts = { timeZone, securityUrl: `${publicUrl}/inbox/security` };
+  const { senders, close } = alertSenders(notify, facts, sender, now);
+
+  async function settle(claim: ClaimedLoginAlert, failure: unknown): Promise<void> {
+    const base = { alert: claim.id, channel: claim.channel, attempts: claim.attempts };
+    if (failure === undefined) {
+      await store.markLoginAlertSent(claim, now());
+      log({ outcome: "sent", ...base });
+      return;
+    }
+    const reason = describeFailure(failure);
+    const facts =
+      failure instanceof DeliveryError ? { permanent: failure.permanent, retryAfterMs: failure.retryAfterMs } : {};
+    const next = afterFailure(claim.attempts, claim.at, now(), facts);
+    if ("giveUp" in next) {
+      await store.markLoginAlertFailed(claim, reason);
+      log({ outcome: "failed", ...base, error: reason, action: "the owner was not told of this login" });
+    } else {
+      await store.markLoginAlertRetry(claim, reason, next.retryAt);
+      log({ outcome: "retry", ...base, error: reason, retryAt: next.retryAt.toISOString() });
+    }
+  }
+
+  async function deliver(claim: ClaimedLoginAlert, signal: AbortSignal): Promise<void> {
+    const send = senders.get(claim.channel);
+    let failure: unknown;
+    try {
+      if (!send) throw new Error(`no ${claim.channel} channel is configured in this process`);
+      // Given up before the lease ends, so the claim is settled by its holder or by nobody.
+      const budget = claim.claimUntil.getTime() - now().getTime() - 3_000;
+      await send(claim, AbortSignal.any([signal, AbortSignal.timeout(Math.max(budget, 1))]));
+    } catch (error) {
+      failure = error ?? new Error("send failed");
+    }
+    // Stopping aborted this send: its lease runs out and the next holder sends it.
+    if (failure !== undefined && signal.aborted) return;
+    await settle(claim, failure);
+  }
+
+  return {
+    async run(signal) {
+      try {
+        const claims = await store.claimLoginAlerts(loginAlertBatch, now());
+        await Promise.all(claims.map((claim) => deliver(claim, signal)));
+        return await store.nextLoginAlertAt();
+      } catch (error) {
+        log({ outcome: "error", error: `login alert round: ${describeFailure(error)}` });
+        return null;
+      }
+    },
+    close,
+  };
+}

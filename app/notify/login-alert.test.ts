@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { alertTime, composeLoginAlertEmail, loginAlertWebhookBody } from "~/notify/login-alert";
+import type { NewLoginAlert } from "~/store/types";
+
+const alert: NewLoginAlert = {
+  id: "4c1e-alert",
+  operatorEmail: "ann_<b>@grimforge.example",
+  at: new Date("2026-10-31T22:05:00Z"),
+  browser: "Chrome on Android",
+  address: "2001:db8:1:2::/64",
+};
+const facts = { timeZone: "Europe/London", securityUrl: "https://haunt.example/inbox/security" };
+
+describe("the new-login alert's words", () => {
+  it("gives the time in SITE_TIMEZONE, in words", () => {
+    expect(alertTime(alert.at, "Europe/London")).toBe("Saturday, 31 October 2026 at 22:05 (Europe/London)");
+    expect(alertTime(alert.at, "America/New_York")).toBe("Saturday, 31 October 2026 at 18:05 (America/New_York)");
+  });
+
+  it("e-mails who, when, which browser, where from and what to do, once per alert id", () => {
+    const mail = composeLoginAlertEmail(alert, facts, {
+      to: ["owner@grimforge.example"],
+      from: "site@grimforge.example",
+    });
+    expect(mail.subject).toBe("New login to the inbox");
+    expect(mail.messageId).toBe("<login-alert-4c1e-alert@grimforge.example>");
+    expect(mail.text).toContain("When: Saturday, 31 October 2026 at 22:05 (Europe/London)\n");
+    expect(mail.text).toContain("Browser: Chrome on Android\nApproximate address: 2001:db8:1:2::/64\n");
+    expect(mail.text).toContain("1. Open the Security page: https://haunt.example/inbox/security\n");
+    expect(mail.text).toContain("npm run inbox -- operator add ann_<b>@grimforge.example\n");
+  });
+
+  it("escapes the operator's address for each chat format, never the Security page's link", () => {
+    const slack = loginAlertWebhookBody("slack", alert, facts) as { text: string };
+    expect(slack.text).toContain("ann_&lt;b&gt;@grimforge.example");
+    expect(slack.text).toContain("https://haunt.example/inbox/security");
+    const discord = loginAlertWebhookBody("discord", alert, facts) as { content: string; allowed_mentions: unknown };
+    expect(discord.content).toContain("ann\\_\\<b\\>@grimforge.example");
+    expect(discord.content).toContain("https://haunt.example/inbox/security");
+    expect(discord.allowed_mentions).toEqual({ parse: [] });
+    const teams = JSON.stringify(loginAlertWebhookBody("teams", alert, facts));
+    expect(teams).toContain('"url":"https://haunt.example/inbox/security"');
+    const json = loginAlertWebhookBody("json", alert, facts) as { loginAlert: Record<string, string> };
+    expect(json.loginAlert).toEqual({
+      operator: "ann_<b>@grimforge.example",
+      at: "2026-10-31T22:05:00.000Z",
+      browser: "Chrome on Android",
+      address: "2001:db8:1:2::/64",
+      securityUrl: "https://haunt.example/inbox/security",
+    });
+  });
+});

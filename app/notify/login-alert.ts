@@ -1,0 +1,116 @@
+import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
+import { notificationCopy } from "~/content/notifications";
+import { securityCopy } from "~/content/security";
+import type { NewLoginAlert } from "~/store/types";
+import { oneLine } from "~/text/safety";
+import { discordEscape, suppressEmbeds } from "./channels/webhook-formats/discord";
+import { googleChatEscape } from "./channels/webhook-formats/googlechat";
+import { mattermostEscape } from "./channels/webhook-formats/mattermost";
+import { slackEscape } from "./channels/webhook-formats/slack";
+import { adaptiveCardMessage } from "./channels/webhook-formats/teams";
+import { defaultSender, signature, type Sender } from "./sender";
+
+/**
+ * The new-login alert's words: "New login to the inbox", when (in SITE_TIMEZONE, in words), which browser, from which
+ * approximate address, and what to do if it was not the owner. Never the password, the session or the browser cookie:
+ * they are not even given to this module.
+ */
+
+const words = securityCopy.loginAlert;
+
+/** "Thursday 26 November 2026 at 14:05 (Europe/London)". */
+export function alertTime(at: Date, timeZone: string): string {
+  const text = new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(at);
+  return `${text} (${timeZone})`;
+}
+
+export interface AlertFacts {
+  timeZone: string;
+  /** PUBLIC_URL + /inbox/security */
+  securityUrl: string;
+}
+
+/** The lines: head, who, when, browser, address, then what to do. Our own words and the link are never escaped. */
+export function alertLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
+  const email = escape(oneLine(alert.operatorEmail, 254));
+  return [
+    words.head,
+    "",
+    words.intro(email),
+    `${words.when}: ${alertTime(alert.at, facts.timeZone)}`,
+    `${words.browser}: ${escape(oneLine(alert.browser, 100))}`,
+    `${words.address}: ${escape(oneLine(alert.address, 100))}`,
+    "",
+    words.ifYou,
+    words.ifNotYou,
+    ...words.steps(facts.securityUrl, email),
+  ];
+}
+
+/** The e-mail: to the owner's addresses (NOTIFY_EMAIL_TO) from the site's sender, one Message-ID for every attempt. */
+export function composeLoginAlertEmail(
+  alert: NewLoginAlert,
+  facts: AlertFacts,
+  config: Pick<EmailChannelConfig, "to" | "from" | "fromName">,
+  sentAt = new Date(),
+  sender: Sender = defaultSender,
+) {
+  const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
+  const lines = [...alertLines(alert, facts, (text) => text).slice(2), "", ...signature(sender)];
+  const id = alert.id.replace(/[^A-Za-z0-9-]/g, "");
+  return {
+    from: { name: config.fromName ?? notificationCopy.fromName(sender.business.name), address: config.from },
+    to: config.to,
+    subject: words.subject,
+    text: `${lines.join("\n")}\n`,
+    date: sentAt,
+    // Should a send be repeated (a process died after the server accepted it), mail clients show it once.
+    messageId: `<login-alert-${id}@${fromDomain}>`,
+    headers: { "X-Login-Alert": id },
+    envelope: { from: config.from, to: config.to },
+  };
+}
+
+const text = (alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string) =>
+  alertLines(alert, facts, escape).join("\n");
+
+/** The chat message in the format NOTIFY_WEBHOOK_FORMAT names (the same fields each enquiry's message uses). */
+export function loginAlertWebhookBody(format: WebhookFormat, alert: NewLoginAlert, facts: AlertFacts): unknown {
+  switch (format) {
+    case "slack":
+      return { text: text(alert, facts, slackEscape) };
+    case "discord":
+      return {
+        content: text(alert, facts, discordEscape),
+        allowed_mentions: { parse: [] as string[] },
+        flags: suppressEmbeds,
+      };
+    case "mattermost":
+      return { text: text(alert, facts, mattermostEscape) };
+    case "googlechat":
+      return { text: text(alert, facts, googleChatEscape) };
+    case "teams": {
+      const [head, , ...rest] = alertLines(alert, facts, (words) => words);
+      return adaptiveCardMessage(
+        [
+          { type: "TextBlock", text: head, weight: "Bolder", size: "Medium", wrap: true },
+          { type: "RichTextBlock", inlines: [{ type: "TextRun", text: rest.join("\n") }] },
+        ],
+        [{ type: "Action.OpenUrl", title: words.securityButton, url: facts.securityUrl }],
+      );
+    }
+    case "json":
+      return {
+        text: text(alert, facts, slackEscape),
+        content: text(alert, facts, (words) => words),
+        allowed_mentions: { parse: [] as string[] },
+        loginAlert: {
+          operator: alert.operatorEmail,
+          at: alert.at.toISOString(),
+          browser: alert.browser,
+          address: alert.address,
+          securityUrl: facts.securityUrl,
+        },
+      };
+  }
+}

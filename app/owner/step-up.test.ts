@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { stepUpReason, stepUpReturn } from "~/owner/step-up";
+
+describe("stepUpReason", () => {
+  it("names what sent the owner to the code page from where it goes back to", () => {
+    expect(stepUpReason(stepUpReturn.erase("0190a-b"))).toBe("erase");
+    expect(stepUpReason(stepUpReturn.publish)).toBe("publish");
+    expect(stepUpReason(stepUpReturn.restore)).toBe("restore");
+    expect(stepUpReason(stepUpReturn.export("?folder=handled&q=bats"))).toBe("export");
+    expect(stepUpReason(stepUpReturn.export(""))).toBe("export");
+  });
+
+  it("names nothing for other pages", () => {
+    expect(stepUpReason("/inbox/security")).toBeNull();
+    expect(stepUpReason("/inbox/0190a-b")).toBeNull();
+    expect(stepUpReason("/inbox/site/photos")).toBeNull();
+    expect(stepUpReason("/about?preview")).toBeNull();
+  });
+});

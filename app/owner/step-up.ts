@@ -1,0 +1,26 @@
+/**
+ * Step-up's words on the code page: which of the things that cannot be undone sent the owner there, read from where
+ * the code page goes back to (`next`), so the page can say what happens after the code (app/owner/gate.server.ts
+ * requireRecentFactor builds the address; the pages below choose `next`).
+ */
+export type StepUpReason = "erase" | "publish" | "restore" | "export";
+
+/** Where each step-up sends the owner back to, once the code is accepted. */
+export const stepUpReturn = {
+  /** The erase page, to press Erase again. */
+  erase: (enquiryId: string) => `/inbox/${encodeURIComponent(enquiryId)}/erase`,
+  /** The Site page, with the draft saved before the code page (and it says so). */
+  publish: "/inbox/site?done=saved",
+  restore: "/inbox/site/history",
+  /** The list the export was asked from (its folder and search): the owner presses Download CSV again there. */
+  export: (placeQuery: string) => `/inbox${placeQuery}`,
+} as const;
+
+export function stepUpReason(next: string): StepUpReason | null {
+  const path = next.split(/[?#]/)[0] ?? "";
+  if (/^\/inbox\/[^/]+\/erase$/.test(path)) return "erase";
+  if (path === "/inbox/site") return "publish";
+  if (path === "/inbox/site/history") return "restore";
+  if (path === "/inbox" || path === "/inbox/") return "export";
+  return null;
+}
