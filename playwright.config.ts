@@ -53,6 +53,7 @@ export default defineConfig({
       e2eServers.siteEditorNoJs,
       e2eServers.photosOwnerJs,
       e2eServers.photosOwnerNoJs,
+      e2eServers.passkeys,
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,

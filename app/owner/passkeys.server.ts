@@ -90,7 +90,7 @@ const authenticationResponse = z.object({
 });
 
 /** Every body the exchange accepts: a ceremony's first step (options) or its answer (finish). */
-export const passkeyRequest = z.discriminatedUnion("step", [
+export const passkeyRequest = z.union([
   z.object({ step: z.literal("options"), purpose: z.enum(["register", "login", "verify"]) }),
   z.object({
     step: z.literal("finish"),
