@@ -143,6 +143,8 @@ test("without JavaScript the login page says passkeys need it, and the password 
   jsEnabled,
 }) => {
   test.skip(jsEnabled, "the page without JavaScript");
+  // The CLI's operator add (its password check and hash) takes a while on a busy machine.
+  test.setTimeout(60_000);
   await asClient(page);
   await open(`${site}/inbox/login`);
   await expect(page.getByText(copy.loginNeedsJs)).toBeVisible();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "../../app/config.server";
 import { securityCopy } from "../../app/content/security";
+import { hashSessionId } from "../../app/owner/session.server";
 import { openInboxStore } from "../../app/store/store.server";
 import { sendAs, type Answer } from "../support/site-http";
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from "../support/soft-authenticator";
@@ -345,5 +346,59 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
       headers: { Origin: "http://evil.example" },
     });
     expect(crossSite.status).toBe(403);
+  });
+
+  it("Remove (a plain form): step-up when the factor is old, never the last factor, never another operator's key", async () => {
+    const { operator, cookie, authenticator } = await operatorWithPasskey();
+    const remove = (passkey: string, session = cookie) =>
+      send("/inbox/security", { method: "POST", cookie: session, body: { intent: "remove-passkey", passkey } });
+
+    // The only factor: refused on the page, in words.
+    const last = await remove(authenticator.id);
+    expect(last.status).toBe(409);
+    expect(last.text).toContain(words.lastFactor.replace(/'/g, "&#x27;"));
+
+    // A second passkey; then one of the two goes.
+    const options = (await exchange({ step: "options", purpose: "register" }, cookie)).json.options as CreationOptions;
+    const phone = new SoftAuthenticator(publicUrl);
+    expect(
+      (
+        await exchange(
+          { step: "finish", purpose: "register", name: "Phone", response: phone.register(options) },
+          cookie,
+        )
+      ).status,
+    ).toBe(200);
+
+    // Another operator cannot remove it, even knowing its id.
+    const other = await operatorWithPasskey();
+    const foreign = await remove(phone.id, other.cookie);
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).toContain(words.notFound);
+
+    // The session's factor older than ten minutes: the code page first, then back to the Security page.
+    const store = await openInboxStore(parseDatabaseUrl(databaseUrl)!, { timeoutMs: 10_000 });
+    try {
+      await store.passSecondFactor(hashSessionId(cookie.split("=")[1]!), new Date(Date.now() - 11 * 60_000));
+    } finally {
+      await store.close();
+    }
+    const stale = await remove(phone.id);
+    expect(stale.status).toBe(302);
+    expect(stale.headers.location).toBe("/inbox/verify?next=%2Finbox%2Fsecurity&again=1");
+    const verify = (await exchange({ step: "options", purpose: "verify" }, cookie)).json.options as RequestOptions;
+    expect(
+      (await exchange({ step: "finish", purpose: "verify", response: authenticator.assert(verify) }, cookie)).status,
+    ).toBe(200);
+
+    const removed = await remove(phone.id);
+    expect(removed.status).toBe(303);
+    expect(removed.headers.location).toBe("/inbox/security?done=passkey-removed");
+    const page = await send("/inbox/security", { cookie });
+    expect(page.text).not.toContain("Phone");
+    expect(page.text).toContain("Test key");
+    const activity = cli(["activity"]).stdout;
+    expect(activity).toContain("passkey removed");
+    expect(activity).toContain(operator.email);
   });
 });
