@@ -222,6 +222,12 @@ export async function authenticationOptions(
 ) {
   const { rpID } = relyingParty(context);
   const store = session?.store ?? inboxStore(context);
+  if (purpose === "login") {
+    // The login's challenge takes from the same site-wide login rate as a password: an answer needs a challenge and
+    // each answers once, so this bounds both the logins tried and the challenges stored by anyone without a session.
+    const wait = await context.services.admitLogin();
+    if (wait !== null) throw new PasskeyRefusal(inboxCopy.login.busy(wait), 429, wait);
+  }
   const allow = session ? await store.listPasskeys(session.operator.id) : [];
   if (session && allow.length === 0) throw new PasskeyRefusal(securityCopy.passkeys.unknownKey);
   const options = await generateAuthenticationOptions({
@@ -284,7 +290,7 @@ export type PasskeyLogin = { next: string; cookie: string };
 
 /**
  * The login with a passkey alone: a whole session (stage `full`, its factor now), as the password and a code give.
- * It takes from the same site-wide login rate as the password. The passkey must have verified its user (a PIN, a
+ * Its challenge took from the site-wide login rate (authenticationOptions). The passkey must have verified its user (a PIN, a
  * fingerprint): possession alone is one factor, not two.
  */
 export async function finishLogin(
@@ -295,10 +301,6 @@ export async function finishLogin(
 ): Promise<PasskeyLogin> {
   const store = inboxStore(context);
   const client = clientOf(context);
-  const wait = await context.services.admitLogin();
-  if (wait !== null) {
-    throw new PasskeyRefusal(inboxCopy.login.busy(wait), 429, wait);
-  }
   const taken = await takeAnsweredChallenge(store, body.response.response.clientDataJSON, "login", now);
   if (taken.operatorId !== null) throw new PasskeyRefusal(securityCopy.passkeys.expired);
   const passkey = await checkAssertion(context, store, body.response, taken.challenge, true, now);

@@ -401,4 +401,28 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
     expect(activity).toContain("passkey removed");
     expect(activity).toContain(operator.email);
   });
+
+  it("the passkey login takes from the site-wide login rate: past it, 429 in words with Retry-After", async () => {
+    const limited = await startSite({
+      API_HOST: "",
+      DATABASE_URL: `file:${join(dir, "limited.db")}`,
+      PUBLIC_URL: publicUrl,
+      INBOX_REQUIRE_2FA: "on",
+      RATE_LIMIT_LOGIN_PER_MINUTE: "3",
+    });
+    try {
+      const options = () =>
+        sendAs(publicUrl, limited.url, "/inbox/passkey", {
+          method: "POST",
+          upload: { bytes: Buffer.from('{"step":"options","purpose":"login"}'), contentType: "application/json" },
+        });
+      for (let i = 0; i < 3; i++) expect((await options()).status).toBe(200);
+      const refused = await options();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+      expect((JSON.parse(refused.text) as { error: string }).error).toMatch(/Too many logins on this site/);
+    } finally {
+      await limited.stop();
+    }
+  });
 });
