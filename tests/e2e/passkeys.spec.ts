@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { CDPSession, Page } from "@playwright/test";
 import { inboxCopy } from "../../app/content/inbox";
 import { securityCopy } from "../../app/content/security";
-import { expect, test } from "./fixtures";
+import { expect, seriousA11yViolations, test } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
 
@@ -125,6 +125,7 @@ test("a passkey: added at set-up, the login alone, the second step, never remove
   await expect(page).toHaveURL(`${site}/inbox/security?done=passkey-added`);
   await expect(page.getByRole("status")).toHaveText(copy.done.added);
   await expect(page.getByRole("button", { name: /^Remove the passkey/ })).toHaveCount(2);
+  expect(await seriousA11yViolations(page)).toEqual([]);
   await shoot(page, "security", open, `${site}/inbox/security`);
 
   await page.getByRole("button", { name: copy.removeLabel("Laptop key") }).click();
@@ -156,4 +157,5 @@ test("without JavaScript the login page says passkeys need it, and the password 
   await expect(page).toHaveURL(`${site}/inbox/security`);
   await expect(page.getByText(copy.needsJs)).toBeVisible();
   await expect(page.getByRole("button", { name: copy.add })).toBeDisabled();
+  expect(await seriousA11yViolations(page)).toEqual([]);
 });
