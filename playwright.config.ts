@@ -56,6 +56,7 @@ export default defineConfig({
       e2eServers.securityCodesJs,
       e2eServers.securityCodesNoJs,
       e2eServers.securitySessions,
+      e2eServers.passkeys,
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,

@@ -56,6 +56,53 @@ export const securityCopy = {
       "One-time codes are your only second factor, and the inbox requires one: add a passkey first, then remove " +
       "the one-time codes.",
   },
+  passkeys: {
+    intro:
+      "A passkey lets you log in with your phone, computer or security key instead of a password and a code. It " +
+      "stays on your device; the site keeps only its public half.",
+    none: "No passkeys yet.",
+    nameLabel: "Passkey name",
+    nameHint: "So you can tell your passkeys apart, for example the device it is on.",
+    defaultName: (browser: string) => `Passkey on ${browser}`,
+    add: "Add a passkey",
+    adding: "Waiting for your device…",
+    added: "Added",
+    lastUsed: "Last used",
+    neverUsed: "never",
+    remove: "Remove",
+    removeLabel: (name: string) => `Remove the passkey ${name}`,
+    needsJs: "Passkeys need JavaScript in this browser. Turn it on to add one, or set up one-time codes below.",
+    unsupported: "This browser cannot use passkeys. Set up one-time codes below instead.",
+    done: {
+      added: "Passkey added. You can log in with it from now on.",
+      addedSetup: "Passkey added. The inbox is open:",
+      toInbox: "go to the enquiries",
+      removed: "Passkey removed.",
+    },
+    lastFactor:
+      "This is your only way to prove it is you besides the password, and this inbox requires one. Add another " +
+      "passkey or set up one-time codes first, then remove this one.",
+    notFound: "That passkey is not on your account any more. The list below is up to date.",
+    // The ceremony's outcomes, shown in role="alert".
+    cancelled: "The passkey request was cancelled or timed out. Nothing was changed; try again when you are ready.",
+    alreadyRegistered: "This device already holds a passkey for your account. Use that one, or remove it first.",
+    nameMissing: "Give the passkey a name (up to 60 characters).",
+    expired: "That passkey request has expired or was already used. Try again.",
+    refused: "That passkey was not accepted. Try again, or use another way to log in.",
+    unknownKey: "That passkey is not known here. It may have been removed; log in with your password instead.",
+    notVerified:
+      "Your device did not confirm it is you (a PIN, fingerprint or face). A passkey alone needs that to log in.",
+    badRequest: "That request was not understood. Reload the page and try again.",
+    sessionEnded: "Your session has ended. Log in again.",
+    network: "The site could not be reached. Check your connection and try again.",
+    failed: "Something went wrong with the passkey. Try again.",
+    login: "Log in with a passkey",
+    loginNeedsJs: "Passkeys need JavaScript in this browser; log in with your password and a code instead.",
+    unsupportedLogin: "This browser cannot use passkeys; log in with your password and a code instead.",
+    unsupportedVerify: "This browser cannot use passkeys; type a code instead.",
+    or: "or",
+    otherOperator: "That passkey belongs to another account. Use one of your own passkeys.",
+  },
   verify: {
     title: "Second step",
     heading: "One more step",

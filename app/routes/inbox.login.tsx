@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
+import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { tooLargeWords } from "~/http/form.server";
@@ -127,6 +128,9 @@ export default function InboxLogin() {
             {inboxCopy.login.submit}
           </button>
         </Form>
+        <div className="mt-6 border-t border-night-600 pt-6">
+          <PasskeyButton purpose="login" next={next} />
+        </div>
       </div>
     </section>
   );

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { buttonClass, inputClass, linkClass } from "~/components/inbox/InboxShell";
+import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
 import { securityCopy } from "~/content/security";
 import { asOperator, safeNext, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
@@ -62,7 +63,7 @@ async function verify({ request, context }: ActionFunctionArgs, session: Operato
 }
 
 export default function InboxVerify() {
-  const { next, again, why, hasCodes } = useLoaderData<typeof loader>();
+  const { next, again, why, hasCodes, hasPasskeys } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const copy = securityCopy.verify;
@@ -112,6 +113,11 @@ export default function InboxVerify() {
         ) : (
           <p className="text-bone-100">{copy.noCodes}</p>
         )}
+        {hasPasskeys ? (
+          <div className="mt-6 border-t border-night-600 pt-6">
+            <PasskeyButton purpose="verify" next={next} />
+          </div>
+        ) : null}
       </div>
       <Form method="post" action="/inbox/logout" className="mt-6">
         <button type="submit" className={linkClass}>

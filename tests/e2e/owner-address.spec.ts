@@ -91,5 +91,5 @@ test("a login body over the cap: the login page again, the reason beside the for
   expect((await answer).status()).toBe(413);
   await expect(page.getByRole("alert")).toHaveText(refusals.tooLarge(defaultBodyCap));
   await expect(page.getByLabel(inboxCopy.login.password)).toBeVisible();
-  await expect(page.getByRole("button", { name: inboxCopy.login.submit })).toBeVisible();
+  await expect(page.getByRole("button", { name: inboxCopy.login.submit, exact: true })).toBeVisible();
 });

@@ -40,7 +40,7 @@ const rnd = () => Math.floor(Math.random() * 250) + 1;
 export async function logIn(page: Page, { email, password }: { email: string; password: string }) {
   await page.getByLabel(inboxCopy.login.email).fill(email);
   await page.getByLabel(inboxCopy.login.password).fill(password);
-  await page.getByRole("button", { name: inboxCopy.login.submit }).click();
+  await page.getByRole("button", { name: inboxCopy.login.submit, exact: true }).click();
 }
 
 /** Sends an enquiry through the owner server's contact form; its token is in the name and the message. */

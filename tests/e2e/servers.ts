@@ -227,6 +227,22 @@ export const e2eServers = {
       ...spamFilterOff,
     },
   },
+  // Passkeys (tests/e2e/passkeys.spec.ts): a browser refuses an IP address as the relying party, so PUBLIC_URL names
+  // localhost and the tests open the site there; the second factor at its default (required).
+  passkeys: {
+    port: base + 29,
+    url: url(base + 29),
+    localUrl: `http://localhost:${base + 29}`,
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${join(dataDir, "passkeys.db")}`,
+      INBOX_FILE: join(dataDir, "passkeys.jsonl"),
+      PUBLIC_URL: `http://localhost:${base + 29}`,
+      TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  },
   // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
   limited: {
     port: base + 3,
