@@ -156,6 +156,8 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
     const passkeyCookie = sessionCookie(loggedIn.headers)!;
     expect(passkeyCookie).toMatch(/^inbox_session=[A-Za-z0-9_-]{43}$/);
     expect(passkeyCookie).not.toBe(cookie);
+    // Noted like a password login: the browser's id for the new-login alert comes with it.
+    expect(loggedIn.headers["set-cookie"]?.[1]).toMatch(/^inbox_browser=[A-Za-z0-9_-]{43}; /);
     const activity = await send("/inbox/activity", { cookie: passkeyCookie });
     expect(activity.status).toBe(200);
     expect(activity.text).toContain("logged in (passkey)");
