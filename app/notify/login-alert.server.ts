@@ -1,12 +1,12 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { NotifyConfig } from "~/config.server";
 import type { Channel, ClaimedLoginAlert, InboxStore, NewLoginAlert } from "~/store/types";
-import { DeliveryError, describeFailure } from "./channels/channel";
+import { describeFailure } from "./channels/channel";
 import { smtpFailure, smtpOptions } from "./channels/email.server";
 import { postWebhook } from "./channels/webhook.server";
 import { formatForUrl } from "./channels/webhook-formats";
 import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";
-import { afterFailure } from "./outbox.server";
+import { settleSend } from "./outbox.server";
 import { defaultSender, type Sender } from "./sender";
 
 /**
@@ -86,23 +86,22 @@ export function createLoginAlertRound({
   const { senders, close } = alertSenders(notify, facts, sender, now);
 
   async function settle(claim: ClaimedLoginAlert, failure: unknown): Promise<void> {
-    const base = { alert: claim.id, channel: claim.channel, attempts: claim.attempts };
-    if (failure === undefined) {
-      await store.markLoginAlertSent(claim, now());
-      log({ outcome: "sent", ...base });
-      return;
-    }
-    const reason = describeFailure(failure);
-    const facts =
-      failure instanceof DeliveryError ? { permanent: failure.permanent, retryAfterMs: failure.retryAfterMs } : {};
-    const next = afterFailure(claim.attempts, claim.at, now(), facts);
-    if ("giveUp" in next) {
-      await store.markLoginAlertFailed(claim, reason);
-      log({ outcome: "failed", ...base, error: reason, action: "the owner was not told of this login" });
-    } else {
-      await store.markLoginAlertRetry(claim, reason, next.retryAt);
-      log({ outcome: "retry", ...base, error: reason, retryAt: next.retryAt.toISOString() });
-    }
+    const settled = await settleSend(
+      failure,
+      { attempts: claim.attempts, since: claim.at, now: now() },
+      {
+        sent: () => store.markLoginAlertSent(claim, now()),
+        retry: (reason, at) => store.markLoginAlertRetry(claim, reason, at),
+        failed: (reason) => store.markLoginAlertFailed(claim, reason),
+      },
+    );
+    log({
+      ...settled,
+      alert: claim.id,
+      channel: claim.channel,
+      attempts: claim.attempts,
+      ...(settled.outcome === "failed" ? { action: "the owner was not told of this login" } : {}),
+    });
   }
 
   async function deliver(claim: ClaimedLoginAlert, signal: AbortSignal): Promise<void> {

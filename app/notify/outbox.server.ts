@@ -50,6 +50,39 @@ export function afterFailure(
   return { retryAt: new Date(now.getTime() + Math.round(Math.max(backoff, asked))) };
 }
 
+/** How a send held under a lease ends, for its log line. */
+export type SendSettled =
+  { outcome: "sent" } | { outcome: "retry"; error: string; retryAt: string } | { outcome: "failed"; error: string };
+
+/**
+ * Settles a send held under a lease (the daily digest's, a login alert's) the outbox's way: sent, retried later with
+ * its backoff for a day after `since`, or failed for good. `record` writes each outcome to the store.
+ */
+export async function settleSend(
+  failure: unknown,
+  { attempts, since, now }: { attempts: number; since: Date; now: Date },
+  record: {
+    sent(): Promise<unknown>;
+    retry(reason: string, at: Date): Promise<unknown>;
+    failed(reason: string): Promise<unknown>;
+  },
+): Promise<SendSettled> {
+  if (failure === undefined) {
+    await record.sent();
+    return { outcome: "sent" };
+  }
+  const error = describeFailure(failure);
+  const facts =
+    failure instanceof DeliveryError ? { permanent: failure.permanent, retryAfterMs: failure.retryAfterMs } : {};
+  const next = afterFailure(attempts, since, now, facts);
+  if ("giveUp" in next) {
+    await record.failed(error);
+    return { outcome: "failed", error };
+  }
+  await record.retry(error, next.retryAt);
+  return { outcome: "retry", error, retryAt: next.retryAt.toISOString() };
+}
+
 export interface OutboxOptions {
   store: InboxStore;
   channels: readonly NotificationChannel[];

@@ -5,6 +5,7 @@ import { clientKey } from "~/enquiry/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
 import type { Operator } from "~/store/types";
 import { inboxStore } from "~/owner/gate.server";
+import { randomIdCookie } from "~/owner/session.server";
 
 /**
  * The owner hears about logins: each browser that logs in gets a long-lived random id in a cookie of its own (the
@@ -31,17 +32,7 @@ export function browserCookie(config: Config, id: string): string {
 }
 
 /** The browser id the request's cookie carries (a well-formed one only). */
-export function browserIdOf(request: Request, config: Config): string | undefined {
-  const name = browserCookieName(config);
-  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) {
-      const id = value.join("=");
-      return /^[A-Za-z0-9_-]{43}$/.test(id) ? id : undefined;
-    }
-  }
-  return undefined;
-}
+export const browserIdOf = (request: Request, config: Config) => randomIdCookie(request, browserCookieName(config));
 
 /**
  * Call at every successful login (password or passkey), once the operator is known: remembers this browser for the

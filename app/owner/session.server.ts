@@ -24,9 +24,8 @@ export function sessionCookie(config: Config, id: string): string {
 export const clearedSessionCookie = (config: Config) =>
   `${sessionCookieName(config)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure(config) ? "; Secure" : ""}`;
 
-/** The session id the request's cookie carries (a well-formed one only). */
-export function sessionIdOf(request: Request, config: Config): string | undefined {
-  const name = sessionCookieName(config);
+/** The random id (256 bits, base64url) a request's cookie of this name carries; a malformed one is none. */
+export function randomIdCookie(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
     if (key === name) {
@@ -36,3 +35,6 @@ export function sessionIdOf(request: Request, config: Config): string | undefine
   }
   return undefined;
 }
+
+/** The session id the request's cookie carries (a well-formed one only). */
+export const sessionIdOf = (request: Request, config: Config) => randomIdCookie(request, sessionCookieName(config));

@@ -1,11 +1,11 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { NotifyConfig, SpamDigestConfig } from "~/config.server";
 import type { Channel, ClaimedDigestSend, InboxStore } from "~/store/types";
-import { DeliveryError, describeFailure } from "../channels/channel";
+import { describeFailure } from "../channels/channel";
 import { smtpFailure, smtpOptions } from "../channels/email.server";
 import { postWebhook } from "../channels/webhook.server";
 import { formatForUrl } from "../channels/webhook-formats";
-import { afterFailure } from "../outbox.server";
+import { settleSend } from "../outbox.server";
 import { dueDay } from "./clock";
 import { defaultSender, type Sender } from "../sender";
 import { composeDigestEmail, digestWebhookBody, type SpamDigest } from "./compose";
@@ -103,23 +103,23 @@ export function createDigestRound({
   }
 
   async function settle(claim: ClaimedDigestSend, failure: unknown): Promise<void> {
-    const base = { day: claim.day, channel: claim.channel, attempts: claim.attempts };
-    if (failure === undefined) {
-      await store.markDigestSent(claim, now());
-      log({ outcome: "sent", ...base, spam: claim.total });
-      return;
-    }
-    const reason = describeFailure(failure);
-    const facts =
-      failure instanceof DeliveryError ? { permanent: failure.permanent, retryAfterMs: failure.retryAfterMs } : {};
-    const next = afterFailure(claim.attempts, claim.claimedAt, now(), facts);
-    if ("giveUp" in next) {
-      await store.markDigestFailed(claim, reason);
-      log({ outcome: "failed", ...base, error: reason, action: "this day's digest is not sent; see the Spam folder" });
-    } else {
-      await store.markDigestRetry(claim, reason, next.retryAt);
-      log({ outcome: "retry", ...base, error: reason, retryAt: next.retryAt.toISOString() });
-    }
+    const settled = await settleSend(
+      failure,
+      { attempts: claim.attempts, since: claim.claimedAt, now: now() },
+      {
+        sent: () => store.markDigestSent(claim, now()),
+        retry: (reason, at) => store.markDigestRetry(claim, reason, at),
+        failed: (reason) => store.markDigestFailed(claim, reason),
+      },
+    );
+    log({
+      ...settled,
+      day: claim.day,
+      channel: claim.channel,
+      attempts: claim.attempts,
+      ...(settled.outcome === "sent" ? { spam: claim.total } : {}),
+      ...(settled.outcome === "failed" ? { action: "this day's digest is not sent; see the Spam folder" } : {}),
+    });
   }
 
   async function deliver(claim: ClaimedDigestSend, signal: AbortSignal): Promise<void> {
