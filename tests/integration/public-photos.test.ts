@@ -143,12 +143,19 @@ describe.skipIf(!postgresAvailable)("the owner's published photos on two instanc
       }
 
       // The background encoder's work, done here: the renditions become ready after the publish.
-      const entries = await finishPendingRenditions(store);
+      const aboutKey = placementKey({ shape: "about", photo: { upload, ...aboutPhoto } });
+      const entries = await finishPendingRenditions(store, [slideKey, aboutKey]);
       const slide = entries.get(slideKey)!;
-      const about = entries.get(placementKey({ shape: "about", photo: { upload, ...aboutPhoto } }))!;
+      const about = entries.get(aboutKey)!;
       expect(slide.social).toBeDefined();
+      // Both renditions: each instance's poll may see the slide ready a moment before the About photo.
       await Promise.all(
         both.map((site) => waitFor(shown(site, slide.avif[0]!.src), `the encoded photo on ${site.url}/`, 2_000)),
+      );
+      await Promise.all(
+        both.map((site) =>
+          waitFor(shown(site, about.jpeg.at(-1)!.src), `the About photo in ${site.url}/'s JSON-LD`, 2_000),
+        ),
       );
 
       for (const [index, site] of both.entries()) {
@@ -224,7 +231,8 @@ describe("next to the build's photos (photos/)", () => {
 
       const upload = await saveTestUpload(store, await cameraLikeJpeg(2));
       await publish(store, { ...withPhotos(upload), photos: { ...withPhotos(upload).photos, about: null } });
-      const [slide] = [...(await finishPendingRenditions(store)).values()];
+      const slideKey = placementKey({ shape: "slide", photo: { upload, ...slidePhoto } });
+      const slide = (await finishPendingRenditions(store, [slideKey])).get(slideKey);
       await waitFor(
         async () => (await getPage(site.url)).html.includes(slide!.avif[0]!.src),
         "the owner's photo",
@@ -270,8 +278,8 @@ describe("an operator's preview of the draft", () => {
     const saved = await store.saveSiteDraft(JSON.stringify(draft), (await store.siteDraft()).revision, "ann");
     expect(saved.ok).toBe(true);
     await ensureRenditions(store, draft);
-    const entries = await finishPendingRenditions(store);
-    const slide = entries.get(placementKey({ shape: "slide", photo: draft.photos.slides[0]! }))!;
+    const slideKey = placementKey({ shape: "slide", photo: draft.photos.slides[0]! });
+    const slide = (await finishPendingRenditions(store, [slideKey])).get(slideKey)!;
 
     const preview = await sendAs(origin, site.url, "/?preview", { cookie });
     expect(preview.status).toBe(200);

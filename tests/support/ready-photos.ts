@@ -80,13 +80,29 @@ async function encode(claim: ClaimedRendition, store: InboxStore): Promise<Rendi
   return entry;
 }
 
-/** Encodes and finishes every pending rendition (as the background encoder would); resolves with their entries. */
-export async function finishPendingRenditions(store: InboxStore): Promise<Map<string, RenditionEntry>> {
-  const entries = new Map<string, RenditionEntry>();
+/**
+ * Encodes and finishes every pending rendition it can claim (as the background encoder would), then waits until each
+ * of `keys` is ready, whoever encoded it: the servers under test run their own encoder and may claim one first.
+ * Resolves with the entries of `keys`.
+ */
+export async function finishPendingRenditions(
+  store: InboxStore,
+  keys: readonly string[],
+  timeoutMs = 180_000,
+): Promise<Map<string, RenditionEntry>> {
   for (let claim = await store.claimRendition(60_000); claim; claim = await store.claimRendition(60_000)) {
     const entry = await encode(claim, store);
     await store.finishRendition(claim, { entry: JSON.stringify(entry) });
-    entries.set(claim.key, entry);
   }
-  return entries;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const renditions = await store.renditions(keys);
+    const failed = renditions.find((rendition) => rendition.state === "failed");
+    if (failed) throw new Error(`rendition ${failed.key} failed: ${failed.error ?? ""}`);
+    if (renditions.length === keys.length && renditions.every((rendition) => rendition.state === "ready")) {
+      return new Map(renditions.map((rendition) => [rendition.key, JSON.parse(rendition.entry!) as RenditionEntry]));
+    }
+    if (Date.now() > deadline) throw new Error(`renditions not ready after ${timeoutMs} ms: ${keys.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
