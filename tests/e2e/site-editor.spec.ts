@@ -56,6 +56,8 @@ test("the season warning on /inbox leads to the Site page while the site offers 
   page,
   jsEnabled,
 }) => {
+  // A publish and three owner pages, like the file's other tests (CI timed out here once at load average 15).
+  test.setTimeout(90_000);
   const { server } = await openSite(page, jsEnabled);
   // The season this file starts from (the server's database outlives a run): 2025, open, no close date.
   await field(page, "Season year").fill("2025");
