@@ -71,7 +71,7 @@ describe("operator commands", () => {
     for (const action of ["operator added", "operator password changed", "sessions revoked", "operator removed"])
       expect(activity).toContain(action);
     expect(activity).not.toMatch(/bats/);
-  });
+  }, 120_000); // several command runs, each hashing or scoring a password: slow on a loaded machine
 
   it("add refuses repeated, sequential, common and context-built passwords, says why, and stores nothing", () => {
     const email = "owner@grimforge.example";
@@ -93,7 +93,7 @@ describe("operator commands", () => {
     expect(cli(databaseUrl, ["operator", "list"]).stdout).not.toContain(email);
     expect(cli(databaseUrl, ["operator", "add", email], "lantern velvet orchard 47\n").code).toBe(0);
     expect(cli(databaseUrl, ["operator", "remove", email]).code).toBe(0);
-  });
+  }, 120_000); // several command runs, each hashing or scoring a password: slow on a loaded machine
 });
 
 describe("sessions on SQLite", () => {

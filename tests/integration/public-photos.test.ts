@@ -279,7 +279,8 @@ describe("an operator's preview of the draft", () => {
     expect(saved.ok).toBe(true);
     await ensureRenditions(store, draft);
     const slideKey = placementKey({ shape: "slide", photo: draft.photos.slides[0]! });
-    const slide = (await finishPendingRenditions(store, [slideKey])).get(slideKey)!;
+    const aboutKey = placementKey({ shape: "about", photo: draft.photos.about! });
+    const slide = (await finishPendingRenditions(store, [slideKey, aboutKey])).get(slideKey)!;
 
     const preview = await sendAs(origin, site.url, "/?preview", { cookie });
     expect(preview.status).toBe(200);
