@@ -1,10 +1,7 @@
-import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { NotifyConfig } from "~/config.server";
-import type { Channel, ClaimedLoginAlert, InboxStore, NewLoginAlert } from "~/store/types";
+import type { ClaimedLoginAlert, InboxStore, NewLoginAlert } from "~/store/types";
 import { describeFailure } from "./channels/channel";
-import { smtpFailure, smtpOptions } from "./channels/email.server";
-import { postWebhook } from "./channels/webhook.server";
-import { formatForUrl } from "./channels/webhook-formats";
+import { channelSenders } from "./channel-senders.server";
 import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";
 import { settleSend } from "./outbox.server";
 import { defaultSender, type Sender } from "./sender";
@@ -23,40 +20,6 @@ export interface LoginAlertRound {
   /** Runs one round; resolves with when the next alert is due, if one is pending. */
   run(signal: AbortSignal): Promise<Date | null>;
   close(): void;
-}
-
-type Send = (alert: NewLoginAlert, signal: AbortSignal) => Promise<void>;
-
-function alertSenders(
-  notify: NotifyConfig,
-  facts: AlertFacts,
-  sender: () => Sender,
-  now: () => Date,
-): { senders: Map<Channel, Send>; close(): void } {
-  const senders = new Map<Channel, Send>();
-  const closers: (() => void)[] = [];
-  const email = notify.email;
-  if (email) {
-    const options = smtpOptions(email.smtpUrl);
-    const transport = nodemailer.createTransport(options);
-    closers.push(() => transport.close());
-    senders.set("email", async (alert, signal) => {
-      try {
-        await transport.sendMail({
-          ...composeLoginAlertEmail(alert, facts, email, now(), sender()),
-          signal,
-        } as SendMailOptions);
-      } catch (error) {
-        throw smtpFailure(error, `${options.host}:${options.port}`, Boolean(options.auth));
-      }
-    });
-  }
-  const url = notify.webhookUrl;
-  if (url) {
-    const format = notify.webhookFormat ?? formatForUrl(url);
-    senders.set("webhook", (alert, signal) => postWebhook(url, loginAlertWebhookBody(format, alert, facts), signal));
-  }
-  return { senders, close: () => closers.forEach((close) => close()) };
 }
 
 /** One JSON line per outcome, like the outbox's; never the operator's address, browser or client address. */
@@ -83,7 +46,10 @@ export function createLoginAlertRound({
   now?: () => Date;
 }): LoginAlertRound {
   const facts: AlertFacts = { timeZone, securityUrl: `${publicUrl}/inbox/security` };
-  const { senders, close } = alertSenders(notify, facts, sender, now);
+  const { senders, close } = channelSenders<NewLoginAlert>(notify, {
+    email: (alert, email) => composeLoginAlertEmail(alert, facts, email, now(), sender()),
+    webhook: (alert, format) => loginAlertWebhookBody(format, alert, facts),
+  });
 
   async function settle(claim: ClaimedLoginAlert, failure: unknown): Promise<void> {
     const settled = await settleSend(

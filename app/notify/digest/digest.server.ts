@@ -1,10 +1,7 @@
-import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { NotifyConfig, SpamDigestConfig } from "~/config.server";
-import type { Channel, ClaimedDigestSend, InboxStore } from "~/store/types";
+import type { ClaimedDigestSend, InboxStore } from "~/store/types";
 import { describeFailure } from "../channels/channel";
-import { smtpFailure, smtpOptions } from "../channels/email.server";
-import { postWebhook } from "../channels/webhook.server";
-import { formatForUrl } from "../channels/webhook-formats";
+import { channelSenders } from "../channel-senders.server";
 import { settleSend } from "../outbox.server";
 import { dueDay } from "./clock";
 import { defaultSender, type Sender } from "../sender";
@@ -24,36 +21,6 @@ export interface DigestRound {
   /** Runs one round; resolves with when the next send is due, if one is pending. */
   run(signal: AbortSignal): Promise<Date | null>;
   close(): void;
-}
-
-type Send = (digest: SpamDigest, signal: AbortSignal) => Promise<void>;
-
-/** One send function per configured channel, over the same transport settings as each enquiry's notification. */
-function digestSenders(notify: NotifyConfig, sender: () => Sender): { senders: Map<Channel, Send>; close(): void } {
-  const senders = new Map<Channel, Send>();
-  const closers: (() => void)[] = [];
-  const email = notify.email;
-  if (email) {
-    const options = smtpOptions(email.smtpUrl);
-    const transport = nodemailer.createTransport(options);
-    closers.push(() => transport.close());
-    senders.set("email", async (digest, signal) => {
-      try {
-        await transport.sendMail({
-          ...composeDigestEmail(digest, email, new Date(), sender()),
-          signal,
-        } as SendMailOptions);
-      } catch (error) {
-        throw smtpFailure(error, `${options.host}:${options.port}`, Boolean(options.auth));
-      }
-    });
-  }
-  const url = notify.webhookUrl;
-  if (url) {
-    const format = notify.webhookFormat ?? formatForUrl(url);
-    senders.set("webhook", (digest, signal) => postWebhook(url, digestWebhookBody(format, digest), signal));
-  }
-  return { senders, close: () => closers.forEach((close) => close()) };
 }
 
 /** One JSON line per outcome, like the outbox's; never a visitor's words or address. */
@@ -79,7 +46,10 @@ export function createDigestRound({
   sender?: () => Sender;
   now?: () => Date;
 }): DigestRound {
-  const { senders, close } = digestSenders(notify, sender);
+  const { senders, close } = channelSenders<SpamDigest>(notify, {
+    email: (digest, email) => composeDigestEmail(digest, email, new Date(), sender()),
+    webhook: (digest, format) => digestWebhookBody(format, digest),
+  });
   const channels = [...senders.keys()];
   const spamFolderUrl = `${publicUrl}/inbox?folder=spam`;
   /** The last day this process found claimed (by itself or another): no need to ask again until the next day. */
