@@ -264,6 +264,27 @@ const httpOrigin = (example: string) =>
     }, "must be an origin only (scheme, host and port), without a path, query or credentials")
     .transform((value) => new URL(value).origin);
 
+// --- Secrets sealed at rest (SECRETS_KEY, SECRETS_KEY_NEW; ADR 0034) ----------------------------------------------
+
+/** 32 random bytes in base64 (standard or URL-safe, padded or not): what `openssl rand -base64 32` prints. */
+const secretsKey = z.preprocess(
+  (value) => emptyAsUnset(typeof value === "string" ? value.trim() : value),
+  z
+    .string()
+    .transform((value, context) => {
+      const bytes = /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, "base64") : undefined;
+      if (bytes?.length === 32) return new Uint8Array(bytes);
+      context.addIssue({
+        code: "custom",
+        message:
+          "must be 32 random bytes in base64 (44 characters), e.g. the output of `openssl rand -base64 32` " +
+          "(docs/operating.md#secrets-key)",
+      });
+      return z.NEVER;
+    })
+    .optional(),
+);
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(3000)),
   HOST: z.preprocess(
@@ -297,6 +318,9 @@ const envSchema = z.object({
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   INBOX_REQUIRE_2FA: z.preprocess(emptyAsUnset, z.enum(["on", "off"], "must be on or off").default("on")),
+  SECRETS_KEY: secretsKey,
+  // Read only by `npm run inbox -- secrets rotate`: the key the secrets are sealed with next.
+  SECRETS_KEY_NEW: secretsKey,
   ...notifyEnvShape(),
   ...spamEnvShape(),
   ...digestEnvShape(),
@@ -341,6 +365,13 @@ export interface Config {
    * anything. Unset (as in tests built by hand) means on.
    */
   requireSecondFactor?: boolean;
+  /**
+   * SECRETS_KEY: one-time-code secrets are sealed in the database with it (ADR 0034); undefined: kept in clear (the
+   * start warns). Never logged.
+   */
+  secretsKey?: Uint8Array;
+  /** SECRETS_KEY_NEW: only for `secrets rotate`, the key to seal under next. */
+  secretsKeyNew?: Uint8Array;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
   /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
@@ -375,6 +406,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     storeTimeoutMs: STORE_TIMEOUT_MS,
     inboxFile: INBOX_FILE,
     photoLeaseMs: PHOTO_LEASE_MS,
+    secretsKey: result.data.SECRETS_KEY,
+    secretsKeyNew: result.data.SECRETS_KEY_NEW,
     ...servingConfig(result.data),
     notify: notifyConfig(result.data),
     spam: spamConfig(result.data),

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { describeDatabase, type Config } from "~/config.server";
 import { createPostgresPool } from "~/store/postgres.server";
+import { isSecretsKeyError } from "~/store/sealed-secrets.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore } from "~/store/types";
@@ -56,9 +57,24 @@ export function startInbox(
         opened = await openInboxStore(config.database, {
           timeoutMs: config.storeTimeoutMs,
           postgresPool: postgresPool(config),
+          secretsKey: config.secretsKey,
+          onSecrets: ({ sealedNow, clear }) => {
+            // Once per process: the store opens once.
+            if (!config.secretsKey)
+              console.warn(
+                `[secrets] SECRETS_KEY is not set: one-time-code secrets (${clear} now) are kept in clear in the ` +
+                  "database and its copies (docs/operating.md#secrets-key)",
+              );
+            else if (sealedNow > 0) console.log(`[secrets] ${sealedNow} stored secret(s) sealed with SECRETS_KEY`);
+          },
         });
       } catch (error) {
         if (stopped) return; // the shutdown ended the pool under this attempt
+        if (isSecretsKeyError(error)) {
+          // Not retried: a missing or wrong key is the operator's to fix, and a server without it would fail logins.
+          console.error(`${error.message} The site will not start.`);
+          process.exit(1);
+        }
         const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
         console.error(
           `inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`,

@@ -1,4 +1,5 @@
 import { operatorFrom, sessionStage, time } from "~/store/rows.server";
+import { sealerWith, totpSecretColumn, type SecretsSealer } from "~/store/sealed-secrets.server";
 import { transaction, type Row, type SqlClient } from "~/store/sql.server";
 import type { FactorOperations, Passkey } from "~/store/types";
 
@@ -23,7 +24,8 @@ const passkeyFrom = (row: Row): Passkey => ({
   lastUsedAt: timeOrNull(row.last_used_at),
 });
 
-export function factorOperations(db: SqlClient): FactorOperations {
+/** `sealer`: one-time-code secrets are sealed with SECRETS_KEY when it is set (ADR 0034). */
+export function factorOperations(db: SqlClient, sealer: SecretsSealer = sealerWith(undefined)): FactorOperations {
   const operations: FactorOperations = {
     async hasSecondFactor(operatorId) {
       const [row] = await db.query(
@@ -71,7 +73,8 @@ export function factorOperations(db: SqlClient): FactorOperations {
     async totpFactor(operatorId) {
       const [row] = await db.query("SELECT * FROM totp_factors WHERE operator_id = ?", [operatorId]);
       if (!row) return null;
-      return { secret: String(row.secret), confirmedAt: timeOrNull(row.confirmed_at), lastStep: Number(row.last_step) };
+      const secret = sealer.open(String(row.secret), totpSecretColumn, operatorId);
+      return { secret, confirmedAt: timeOrNull(row.confirmed_at), lastStep: Number(row.last_step) };
     },
 
     async startTotp(operatorId, secret, now = new Date()) {
@@ -80,7 +83,7 @@ export function factorOperations(db: SqlClient): FactorOperations {
          ON CONFLICT (operator_id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at
            WHERE totp_factors.confirmed_at IS NULL
          RETURNING operator_id`,
-        [operatorId, secret, now.getTime()],
+        [operatorId, sealer.seal(secret, totpSecretColumn, operatorId), now.getTime()],
       );
       return rows.length > 0;
     },

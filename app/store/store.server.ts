@@ -7,6 +7,7 @@ import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
 import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
+import { prepareSealedSecrets, resealSecrets, sealerWith, type SecretsAtStart } from "~/store/sealed-secrets.server";
 import type { SqlClient } from "~/store/sql.server";
 import { photoOperations } from "~/store/photos.server";
 import { siteOperations } from "~/store/site.server";
@@ -20,10 +21,22 @@ import { v1Operations } from "~/store/v1.server";
  * put together over it. Only the SqlClient differs per database; the operations are written once.
  */
 
-/** Opens the database and applies pending migrations. */
+export interface OpenOptions {
+  timeoutMs: number;
+  postgresPool?: PostgresOptions["pool"];
+  /** SECRETS_KEY (ADR 0034): stored credentials are sealed with it; undefined: they stay as they are. */
+  secretsKey?: Uint8Array;
+  /** Told what the start found of the sealed secrets (the server warns when there is no key). */
+  onSecrets?: (found: SecretsAtStart) => void;
+}
+
+/**
+ * Opens the database, applies pending migrations and prepares the sealed secrets: with the key, values in clear are
+ * sealed; a missing or wrong key for sealed values rejects with SecretsKeyError (nothing else is opened then).
+ */
 export async function openInboxStore(
   location: DatabaseLocation,
-  { timeoutMs, postgresPool }: { timeoutMs: number; postgresPool?: PostgresOptions["pool"] },
+  { timeoutMs, postgresPool, secretsKey, onSecrets }: OpenOptions,
 ): Promise<InboxStore> {
   const client =
     location.kind === "sqlite"
@@ -31,15 +44,34 @@ export async function openInboxStore(
       : openPostgres(location.url, { timeoutMs, pool: postgresPool });
   try {
     await client.migrate(migrations);
+    onSecrets?.(await prepareSealedSecrets(client, secretsKey));
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
   }
-  return createInboxStore(client);
+  return createInboxStore(client, secretsKey);
+}
+
+/**
+ * `npm run inbox -- secrets rotate`: the database opened and migrated, every stored secret sealed again under
+ * `newKey` in one transaction (opened with `secretsKey`), closed.
+ */
+export async function rotateSealedSecrets(
+  location: DatabaseLocation,
+  { timeoutMs, secretsKey, newKey }: { timeoutMs: number; secretsKey?: Uint8Array; newKey: Uint8Array },
+) {
+  const client =
+    location.kind === "sqlite" ? openSqlite(location.path, { timeoutMs }) : openPostgres(location.url, { timeoutMs });
+  try {
+    await client.migrate(migrations);
+    return await resealSecrets(client, secretsKey, newKey);
+  } finally {
+    await client.close().catch(() => {});
+  }
 }
 
 /** The store over a client already open and migrated. */
-export function createInboxStore(db: SqlClient): InboxStore {
+export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxStore {
   return {
     ...enquiryOperations(db),
     ...spamOperations(db),
@@ -48,7 +80,7 @@ export function createInboxStore(db: SqlClient): InboxStore {
     ...deletionOperations(db),
     ...v1Operations(db),
     ...ownerOperations(db),
-    ...factorOperations(db),
+    ...factorOperations(db, sealerWith(secretsKey)),
     ...loginAlertOperations(db),
     ...siteOperations(db),
     ...photoOperations(db),

@@ -11,7 +11,10 @@ import { getConfig } from "../config";
 export async function openStoreForCommand(stderr: Writable): Promise<InboxStore | null> {
   const config = getConfig();
   try {
-    return await openInboxStore(config.database, { timeoutMs: Math.max(config.storeTimeoutMs, 10_000) });
+    return await openInboxStore(config.database, {
+      timeoutMs: Math.max(config.storeTimeoutMs, 10_000),
+      secretsKey: config.secretsKey,
+    });
   } catch (error) {
     stderr.write(`inbox: cannot open ${describeDatabase(config.database)}: ${(error as Error).message}\n`);
     return null;

@@ -1,0 +1,53 @@
+import { describeDatabase } from "~/config.server";
+import { isSecretsKeyError, keyIdOf } from "~/store/sealed-secrets.server";
+import { rotateSealedSecrets } from "~/store/store.server";
+import { getConfig } from "../config";
+import type { OwnerIo } from "./operators";
+
+/**
+ * `npm run inbox -- secrets rotate` (ADR 0034): every stored secret sealed again under SECRETS_KEY_NEW. The new key
+ * comes from the environment, like SECRETS_KEY itself, so it works in `docker exec -e SECRETS_KEY_NEW=… CONTAINER`
+ * without a terminal; the operator then replaces SECRETS_KEY with it and restarts.
+ */
+
+export const secretsUsage = `  secrets rotate                seal the one-time-code secrets again under SECRETS_KEY_NEW (SECRETS_KEY: the
+                                key they are sealed with now); then set SECRETS_KEY to the new key and restart
+`;
+
+export const isSecretsCommand = (argv: readonly string[]) => argv[0] === "secrets";
+
+export async function runSecretsCommand(argv: readonly string[], io: OwnerIo): Promise<number> {
+  if (argv.length !== 2 || argv[1] !== "rotate") {
+    io.stderr.write("inbox: secrets takes rotate\nTry 'npm run inbox -- --help'.\n");
+    return 2;
+  }
+  const config = getConfig();
+  const newKey = config.secretsKeyNew;
+  if (!newKey) {
+    io.stderr.write(
+      'inbox: SECRETS_KEY_NEW is not set: give the new key in it (e.g. docker exec -e SECRETS_KEY_NEW="$(openssl rand -base64 32)" …); nothing was changed.\n',
+    );
+    return 1;
+  }
+  try {
+    const { resealed, already } = await rotateSealedSecrets(config.database, {
+      timeoutMs: Math.max(config.storeTimeoutMs, 10_000),
+      secretsKey: config.secretsKey,
+      newKey,
+    });
+    io.stdout.write(
+      `${resealed} secret(s) sealed under the new key (key id ${keyIdOf(newKey)})` +
+        (already > 0 ? `, ${already} already were` : "") +
+        ". Now set SECRETS_KEY to the value of SECRETS_KEY_NEW and restart every instance of the site.\n",
+    );
+    return 0;
+  } catch (error) {
+    const message = (error as Error).message;
+    io.stderr.write(
+      isSecretsKeyError(error)
+        ? `inbox: ${message} Nothing was changed.\n`
+        : `inbox: cannot rotate in ${describeDatabase(config.database)}: ${message}\n`,
+    );
+    return 1;
+  }
+}
