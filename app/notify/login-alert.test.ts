@@ -49,4 +49,20 @@ describe("the new-login alert's words", () => {
       securityUrl: "https://haunt.example/inbox/security",
     });
   });
+
+  it("escapes the browser and the address too: a hostile value (stored before issue 31's check) mentions and links nothing", () => {
+    const hostile = { ...alert, browser: "<!here> **now**", address: "<!channel> [click me](http://evil.example)" };
+    const slack = (loginAlertWebhookBody("slack", hostile, facts) as { text: string }).text;
+    expect(slack).not.toMatch(/<!(channel|here)>/);
+    expect(slack).toContain("&lt;!channel&gt; [click me](http://evil.example)");
+    for (const format of ["discord", "mattermost"] as const) {
+      const body = loginAlertWebhookBody(format, hostile, facts) as { content?: string; text?: string };
+      const text = body.content ?? body.text!;
+      expect(text).toContain("\\[click me\\]\\(http");
+      expect(text).toContain("\\*\\*now\\*\\*");
+      expect(text).not.toMatch(/<!(channel|here)>/);
+    }
+    const googleChat = (loginAlertWebhookBody("googlechat", hostile, facts) as { text: string }).text;
+    expect(googleChat).not.toMatch(/<!(channel|here)>/);
+  });
 });
