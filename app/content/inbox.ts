@@ -5,6 +5,9 @@ export const inboxCopy = {
   title: "Inbox",
   /** A 503 on any inbox page while the database does not answer. */
   unavailable: "The inbox database is not reachable right now. Try again in a minute.",
+  /** A server still running with the key from before `secrets rotate` (docs/operating.md#secrets-key). */
+  secretsKey:
+    "One-time codes cannot be checked right now: this server does not hold the key they are sealed with. Restart it with the current SECRETS_KEY.",
   login: {
     title: "Log in to the inbox",
     heading: "Owner's inbox",

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/react";
 import { inboxCopy } from "~/content/inbox";
 import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
+import { isSecretsKeyError } from "~/store/sealed-secrets.server";
 import { isStoreUnavailable } from "~/store/sql.server";
 import type { InboxStore, Operator, SessionStage } from "~/store/types";
 
@@ -16,8 +17,19 @@ export function requireEmbedded(context: AppLoadContext): void {
   if (context.services.config.apiHost) throw new Response(null, { status: 404, headers: privateHeaders });
 }
 
-/** A database that does not answer becomes a 503 that says so in words (anything else is rethrown). */
+/**
+ * A database that does not answer becomes a 503 that says so in words (anything else is rethrown); so does a sealed
+ * secret this server's SECRETS_KEY cannot open (a `secrets rotate` before the restart): never a login that fails as if
+ * the code were wrong.
+ */
 export function unavailable(error: unknown): never {
+  if (isSecretsKeyError(error)) {
+    console.error(error.message);
+    throw new Response(inboxCopy.secretsKey, {
+      status: 503,
+      headers: { ...privateHeaders, "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
   if (isStoreUnavailable(error)) {
     throw new Response(inboxCopy.unavailable, {
       status: 503,

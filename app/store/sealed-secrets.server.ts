@@ -154,6 +154,31 @@ export async function resealSecrets(
   return { resealed: await replace(db, changes), already: already.length };
 }
 
+/**
+ * `npm run inbox -- secrets forget` (a key lost for good): the one-time codes whose secret does not open with `key`
+ * (all sealed ones when there is none) are removed with their recovery codes, in one transaction; those operators set
+ * codes up again after their password. Resolves with how many were removed.
+ */
+export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | undefined): Promise<number> {
+  const lost = (await storedValues(db)).filter(({ where, rowId, stored }) => {
+    try {
+      unseal(key, stored, where, rowId);
+      return false;
+    } catch (error) {
+      if (isSecretsKeyError(error)) return true;
+      throw error;
+    }
+  });
+  if (lost.length === 0) return 0;
+  await db.transaction(
+    lost.flatMap(({ rowId, stored }) => [
+      { sql: "DELETE FROM totp_factors WHERE operator_id = ? AND secret = ?", params: [rowId, stored] },
+      { sql: "DELETE FROM recovery_codes WHERE operator_id = ?", params: [rowId] },
+    ]),
+  );
+  return lost.length;
+}
+
 /** What the store's operations seal and open with: the key, or none. */
 export interface SecretsSealer {
   seal(value: string, where: SealedColumn, rowId: string): string;

@@ -7,7 +7,13 @@ import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
 import { ownerOperations } from "~/store/owner.server";
 import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
-import { prepareSealedSecrets, resealSecrets, sealerWith, type SecretsAtStart } from "~/store/sealed-secrets.server";
+import {
+  forgetUnopenableSecrets,
+  prepareSealedSecrets,
+  resealSecrets,
+  sealerWith,
+  type SecretsAtStart,
+} from "~/store/sealed-secrets.server";
 import type { SqlClient } from "~/store/sql.server";
 import { photoOperations } from "~/store/photos.server";
 import { siteOperations } from "~/store/site.server";
@@ -65,6 +71,21 @@ export async function rotateSealedSecrets(
   try {
     await client.migrate(migrations);
     return await resealSecrets(client, secretsKey, newKey);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** `npm run inbox -- secrets forget`: the one-time codes whose secret no longer opens, removed (a key lost for good). */
+export async function forgetLostSecrets(
+  location: DatabaseLocation,
+  { timeoutMs, secretsKey }: { timeoutMs: number; secretsKey?: Uint8Array },
+) {
+  const client =
+    location.kind === "sqlite" ? openSqlite(location.path, { timeoutMs }) : openPostgres(location.url, { timeoutMs });
+  try {
+    await client.migrate(migrations);
+    return await forgetUnopenableSecrets(client, secretsKey);
   } finally {
     await client.close().catch(() => {});
   }

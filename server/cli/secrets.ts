@@ -1,6 +1,6 @@
 import { describeDatabase } from "~/config.server";
 import { isSecretsKeyError, keyIdOf } from "~/store/sealed-secrets.server";
-import { rotateSealedSecrets } from "~/store/store.server";
+import { forgetLostSecrets, rotateSealedSecrets } from "~/store/store.server";
 import { getConfig } from "../config";
 import type { OwnerIo } from "./operators";
 
@@ -12,16 +12,35 @@ import type { OwnerIo } from "./operators";
 
 export const secretsUsage = `  secrets rotate                seal the one-time-code secrets again under SECRETS_KEY_NEW (SECRETS_KEY: the
                                 key they are sealed with now); then set SECRETS_KEY to the new key and restart
+  secrets forget                a key lost for good: remove the one-time codes that do not open with SECRETS_KEY
+                                (their operators set codes up again after their password)
 `;
 
 export const isSecretsCommand = (argv: readonly string[]) => argv[0] === "secrets";
 
 export async function runSecretsCommand(argv: readonly string[], io: OwnerIo): Promise<number> {
-  if (argv.length !== 2 || argv[1] !== "rotate") {
-    io.stderr.write("inbox: secrets takes rotate\nTry 'npm run inbox -- --help'.\n");
+  if (argv.length !== 2 || !["rotate", "forget"].includes(argv[1]!)) {
+    io.stderr.write("inbox: secrets takes rotate or forget\nTry 'npm run inbox -- --help'.\n");
     return 2;
   }
   const config = getConfig();
+  if (argv[1] === "forget") {
+    try {
+      const removed = await forgetLostSecrets(config.database, {
+        timeoutMs: Math.max(config.storeTimeoutMs, 10_000),
+        secretsKey: config.secretsKey,
+      });
+      io.stdout.write(
+        removed === 0
+          ? "Every stored secret opens with SECRETS_KEY: nothing was removed.\n"
+          : `Removed the one-time codes of ${removed} operator(s) (their secrets did not open with SECRETS_KEY): they set codes up again after their password.\n`,
+      );
+      return 0;
+    } catch (error) {
+      io.stderr.write(`inbox: cannot forget in ${describeDatabase(config.database)}: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
   const newKey = config.secretsKeyNew;
   if (!newKey) {
     io.stderr.write(

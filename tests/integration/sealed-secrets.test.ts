@@ -6,6 +6,7 @@ import { Secret, TOTP } from "otpauth";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
+import { inboxCopy } from "~/content/inbox";
 import { openInboxStore } from "~/store/store.server";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { sendAs, type Answer } from "../support/site-http";
@@ -153,6 +154,8 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
   }, 60_000);
 
   it("secrets rotate seals under SECRETS_KEY_NEW: codes work with the new key, the old one is refused", async () => {
+    // The site keeps running with the old key while the operator rotates (docker exec).
+    const running = await start(databaseUrl, keyA);
     // rotate: refused without the new key or with a wrong current key (nothing changed), then done under B.
     const noNewKey = cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA });
     expect(noNewKey.status).toBe(1);
@@ -169,12 +172,34 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
     expect(twice.status, twice.stderr).toBe(0);
     expect(twice.stdout).toContain("1 already were");
 
+    // Until it restarts with the new key, the old server says so in words (503) at the code step, never "wrong code".
+    const login = await send(running, "/inbox/login", { email, password, next: "/inbox" });
+    const stale = await send(running, "/inbox/verify", { code: "123456", next: "/inbox" }, cookieOf(login));
+    expect(stale.status).toBe(503);
+    expect(stale.text).toContain(inboxCopy.secretsKey);
+    expect(running.output()).toContain("SECRETS_KEY is not the key");
+    await running.stop();
+
     const afterRotate = await start(databaseUrl, keyB);
     await logInWithCode(afterRotate, email);
     await afterRotate.stop();
     const oldKey = await runSiteExpectingExit(env(databaseUrl, keyA));
     expect(oldKey.code).toBe(1);
     expect(oldKey.output).toContain("SECRETS_KEY is not the key");
+  }, 60_000);
+
+  it("a key lost for good: secrets forget removes the codes that do not open, and the operator sets codes up again", async () => {
+    const keyC = randomBytes(32).toString("base64");
+    const kept = cli(databaseUrl, ["secrets", "forget"], { SECRETS_KEY: keyB });
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain("nothing was removed");
+    const forgot = cli(databaseUrl, ["secrets", "forget"], { SECRETS_KEY: keyC });
+    expect(forgot.status, forgot.stderr).toBe(0);
+    expect(forgot.stdout).toContain("Removed the one-time codes of 1 operator(s)");
+    const site = await start(databaseUrl, keyC);
+    const login = await send(site, "/inbox/login", { email, password, next: "/inbox" });
+    expect(login.status).toBe(302);
+    expect(login.headers.location).toBe("/inbox/security");
   }, 60_000);
 
   it("a secret set up on the Security page with the key is never written in clear", async () => {
