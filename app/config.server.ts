@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultLogFormat, logFormats, type LogFormat } from "~/log.server";
 import type { DatabaseLocation } from "~/store/types";
 
 /**
@@ -297,6 +298,7 @@ const envSchema = z.object({
   RATE_LIMIT_CLIENT_PER_HOUR: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10)),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(30)),
   INBOX_REQUIRE_2FA: z.preprocess(emptyAsUnset, z.enum(["on", "off"], "must be on or off").default("on")),
+  LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(logFormats, "must be json or text").optional()),
   ...notifyEnvShape(),
   ...spamEnvShape(),
   ...digestEnvShape(),
@@ -341,6 +343,11 @@ export interface Config {
    * anything. Unset (as in tests built by hand) means on.
    */
   requireSecondFactor?: boolean;
+  /**
+   * LOG_FORMAT: one JSON object per line (`json`) or today's human lines (`text`); unset, text under a terminal and
+   * JSON otherwise. Unset here (as in tests built by hand) means that default.
+   */
+  logFormat?: LogFormat;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
   /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
@@ -394,5 +401,6 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,
     rateLimitLoginPerMinute: env.RATE_LIMIT_LOGIN_PER_MINUTE,
     requireSecondFactor: env.INBOX_REQUIRE_2FA === "on",
+    logFormat: env.LOG_FORMAT ?? defaultLogFormat(),
   };
 }

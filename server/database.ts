@@ -6,6 +6,7 @@ import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore } from "~/store/types";
 import { schedulePurge } from "./retention";
 import { importV1Inbox } from "./v1-import";
+import { log } from "~/log.server";
 
 /**
  * The server process's inbox: opened at start, kept open, closed at shutdown. A database that cannot be reached at
@@ -60,7 +61,7 @@ export function startInbox(
       } catch (error) {
         if (stopped) return; // the shutdown ended the pool under this attempt
         const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
-        console.error(
+        log.error(
           `inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`,
         );
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
@@ -71,12 +72,12 @@ export function startInbox(
         return;
       }
       store = opened;
-      console.log(`inbox: storing enquiries in ${where}`);
+      log.info(`inbox: storing enquiries in ${where}`);
       // Neither a v1 file that cannot be imported nor anything else may keep the notifications from starting.
       try {
         await importV1Inbox(opened, config.inboxFile);
       } catch (error) {
-        console.error(
+        log.error(
           `inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`,
         );
       }
@@ -85,7 +86,7 @@ export function startInbox(
       try {
         onOpen?.(opened);
       } catch (error) {
-        console.error(`inbox: NOTIFICATIONS NOT STARTED: ${(error as Error).message}`);
+        log.error(`inbox: NOTIFICATIONS NOT STARTED: ${(error as Error).message}`);
       }
       return;
     }
