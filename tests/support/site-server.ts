@@ -100,6 +100,7 @@ const siteVariables = [
   "SPAM_RETENTION_DAYS",
   "SPAM_DIGEST_HOUR",
   "SITE_TIMEZONE",
+  "LOG_FORMAT",
 ];
 
 /**
@@ -134,7 +135,8 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of siteVariables) delete base[name];
   for (const name of Object.keys(base)) if (name.startsWith("VITEST")) delete base[name];
-  return { ...base, NODE_ENV: "production", HOST: "127.0.0.1", ...env };
+  // The human lines the tests match (a piped stdout would make JSON the default); a test of the JSON logs sets json.
+  return { ...base, NODE_ENV: "production", HOST: "127.0.0.1", LOG_FORMAT: "text", ...env };
 }
 
 /** Servers still running: killed if the test process exits without stopping them (a crash, a timeout). */
