@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "~/config.server";
+import { defaultLogFormat } from "~/log.server";
 
 function refusal(env: Record<string, string | undefined>): string {
   try {
@@ -30,11 +31,19 @@ describe("parseConfig", () => {
       rateLimitClientPerHour: 10,
       rateLimitLoginPerMinute: 30,
       requireSecondFactor: true,
+      logFormat: defaultLogFormat(),
       notify: { email: undefined, webhookUrl: undefined },
       spam: { filter: true },
       retention: { retentionDays: 365, spamRetentionDays: 30 },
       spamDigest: { hour: 8, timeZone: "UTC" },
     });
+  });
+
+  it("logs as LOG_FORMAT says (json or text), by default text under a terminal and JSON otherwise", () => {
+    expect(parseConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(parseConfig({ LOG_FORMAT: "text" }).logFormat).toBe("text");
+    expect(parseConfig({ LOG_FORMAT: "" }).logFormat).toBe(defaultLogFormat(Boolean(process.stdout.isTTY)));
+    expect(refusal({ LOG_FORMAT: "pretty" })).toMatch(/LOG_FORMAT: must be json or text/);
   });
 
   it("requires a second factor unless INBOX_REQUIRE_2FA is off, refusing anything but on and off", () => {
