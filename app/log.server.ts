@@ -77,8 +77,10 @@ const textDestination = {
     for (const json of chunk.split("\n")) {
       if (!json) continue;
       const { line, stderr } = formatText(JSON.parse(json) as Fields);
+      /* eslint-disable no-console -- the one place lines reach the console */
       if (stderr) console.error(line);
       else console.log(line);
+      /* eslint-enable no-console */
     }
   },
 };
