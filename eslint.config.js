@@ -32,6 +32,13 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // One logger (app/log.server.ts, ADR 0036): a console call would bypass LOG_FORMAT and the request id. The CLI's
+    // answers to the person at the terminal, the tests and the bench print as they like.
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    ignores: ["server/cli/**", "**/*.test.ts"],
+    rules: { "no-console": "error" },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

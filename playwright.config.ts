@@ -60,7 +60,8 @@ export default defineConfig({
     ].map((server) => ({
       command: "npm start",
       url: `${server.url}/healthz`,
-      env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production" },
+      // LOG_FORMAT=text: stderr is shown to whoever runs the tests, in the lines a person reads.
+      env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production", LOG_FORMAT: "text" },
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: "ignore" as const,

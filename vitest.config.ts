@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     environment: "node",
+    setupFiles: ["tests/support/log-format.ts"],
     // A test that passes only on a retry is a failing test: never retried.
     retry: 0,
     reporters: ["default", "json"],
@@ -37,6 +38,9 @@ export default defineConfig({
           testTimeout: 30_000,
           // A hook may build the site first (tests/support/site-server.ts, ensureBuilt).
           hookTimeout: 120_000,
+          // The servers and CLIs these tests start (their stdout a pipe, so JSON by default) print the human lines the
+          // tests match; tests/integration/json-logs.test.ts asks for JSON itself.
+          env: { LOG_FORMAT: "text" },
         },
       },
     ],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "~/config.server";
+import { defaultLogFormat } from "~/log.server";
 
 function refusal(env: Record<string, string | undefined>): string {
   try {
@@ -30,6 +31,7 @@ describe("parseConfig", () => {
       rateLimitClientPerHour: 10,
       rateLimitLoginPerMinute: 30,
       requireSecondFactor: true,
+      logFormat: defaultLogFormat(),
       notify: { email: undefined, webhookUrl: undefined },
       spam: { filter: true },
       retention: { retentionDays: 365, spamRetentionDays: 30 },
@@ -46,6 +48,13 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ SECRETS_KEY: "hunter2" })).toThrow(/SECRETS_KEY: must be 32 random bytes in base64/);
     expect(() => parseConfig({ SECRETS_KEY: Buffer.alloc(16).toString("base64") })).toThrow(/SECRETS_KEY: must be/);
     expect(() => parseConfig({ SECRETS_KEY_NEW: `${key.slice(0, 40)}!!!=` })).toThrow(/SECRETS_KEY_NEW: must be/);
+  });
+
+  it("logs as LOG_FORMAT says (json or text), by default text under a terminal and JSON otherwise", () => {
+    expect(parseConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(parseConfig({ LOG_FORMAT: "text" }).logFormat).toBe("text");
+    expect(parseConfig({ LOG_FORMAT: "" }).logFormat).toBe(defaultLogFormat(Boolean(process.stdout.isTTY)));
+    expect(refusal({ LOG_FORMAT: "pretty" })).toMatch(/LOG_FORMAT: must be json or text/);
   });
 
   it("requires a second factor unless INBOX_REQUIRE_2FA is off, refusing anything but on and off", () => {

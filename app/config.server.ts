@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultLogFormat, logFormats, type LogFormat } from "~/log.server";
 import type { DatabaseLocation } from "~/store/types";
 
 /**
@@ -321,6 +322,7 @@ const envSchema = z.object({
   SECRETS_KEY: secretsKey,
   // Read only by `npm run inbox -- secrets rotate`: the key the secrets are sealed with next.
   SECRETS_KEY_NEW: secretsKey,
+  LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(logFormats, "must be json or text").optional()),
   ...notifyEnvShape(),
   ...spamEnvShape(),
   ...digestEnvShape(),
@@ -372,6 +374,11 @@ export interface Config {
   secretsKey?: Uint8Array;
   /** SECRETS_KEY_NEW: only for `secrets rotate`, the key to seal under next. */
   secretsKeyNew?: Uint8Array;
+  /**
+   * LOG_FORMAT: one JSON object per line (`json`) or today's human lines (`text`); unset, text under a terminal and
+   * JSON otherwise. Unset here (as in tests built by hand) means that default.
+   */
+  logFormat?: LogFormat;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
   /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
@@ -427,5 +434,6 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     rateLimitClientPerHour: env.RATE_LIMIT_CLIENT_PER_HOUR,
     rateLimitLoginPerMinute: env.RATE_LIMIT_LOGIN_PER_MINUTE,
     requireSecondFactor: env.INBOX_REQUIRE_2FA === "on",
+    logFormat: env.LOG_FORMAT ?? defaultLogFormat(),
   };
 }

@@ -8,6 +8,7 @@ import { applyHardeningHeaders, isSafeMethod, noStore } from "~/pages/headers.se
 import { keepPage } from "~/pages/page-cache.server";
 import { pageResponse } from "~/pages/page.server";
 import { orderWindow } from "~/site-content/order-window";
+import { log } from "~/log.server";
 
 const dev = process.env.NODE_ENV === "development";
 // Remix reads this export: single fetch stops streaming loader data after it.
@@ -75,7 +76,7 @@ function renderDocument(element: ReactElement, initialStatus: number): Promise<{
       onError(error: unknown) {
         status = 500;
         // Errors after the shell are logged here; before it, they reach handleError through the rejection.
-        if (shellRendered) console.error(error);
+        if (shellRendered) log.error("[render] failed after the shell was sent", { error });
       },
     });
   });
@@ -89,5 +90,5 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 };
 
 export function handleError(error: unknown, { request }: { request: Request }) {
-  if (!request.signal.aborted) console.error(error);
+  if (!request.signal.aborted) log.error("[render] a request failed", { error });
 }

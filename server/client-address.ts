@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import type { IncomingMessage } from "node:http";
+import { log } from "~/log.server";
 
 /**
  * Which address a request comes from. With TRUST_PROXY, Express's req.ip is the trusted hop's X-Forwarded-For entry,
@@ -17,7 +18,7 @@ export function requestAddress(req: IncomingMessage & { ip?: string }): string |
   if (claimed === undefined || claimed === peer || isIP(claimed) !== 0) return claimed ?? peer;
   if (!warned) {
     warned = true;
-    console.warn(
+    log.warn(
       "[proxy] X-Forwarded-For held something that is not an IP address: the connection's address is used instead " +
         "(said once; check what the proxy in front of the site sends, TRUST_PROXY hops)",
     );

@@ -1,4 +1,5 @@
 import { ConfigError, parseConfig, type Config } from "~/config.server";
+import { log, setLogFormat } from "~/log.server";
 
 let config: Config | undefined;
 
@@ -11,10 +12,11 @@ export function getConfig(): Config {
   if (config) return config;
   try {
     config = parseConfig(process.env);
+    if (config.logFormat) setLogFormat(config.logFormat);
     return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
+    log.error(error.message);
     process.exit(1);
   }
 }

@@ -7,6 +7,7 @@ import { openInboxStore } from "~/store/store.server";
 import type { Channel, InboxStore } from "~/store/types";
 import { schedulePurge } from "./retention";
 import { importV1Inbox } from "./v1-import";
+import { log } from "~/log.server";
 
 /**
  * The server process's inbox: opened at start, kept open, closed at shutdown. A database that cannot be reached at
@@ -61,22 +62,22 @@ export function startInbox(
           onSecrets: ({ sealedNow, clear }) => {
             // Once per process: the store opens once.
             if (!config.secretsKey)
-              console.warn(
+              log.warn(
                 `[secrets] SECRETS_KEY is not set: one-time-code secrets (${clear} now) are kept in clear in the ` +
                   "database and its copies (docs/operating.md#secrets-key)",
               );
-            else if (sealedNow > 0) console.log(`[secrets] ${sealedNow} stored secret(s) sealed with SECRETS_KEY`);
+            else if (sealedNow > 0) log.info(`[secrets] ${sealedNow} stored secret(s) sealed with SECRETS_KEY`);
           },
         });
       } catch (error) {
         if (stopped) return; // the shutdown ended the pool under this attempt
         if (isSecretsKeyError(error)) {
           // Not retried: a missing or wrong key is the operator's to fix, and a server without it would fail logins.
-          console.error(`${error.message} The site will not start.`);
+          log.error(`${error.message} The site will not start.`);
           process.exit(1);
         }
         const delay = retryDelaysMs[Math.min(attempt - 1, retryDelaysMs.length - 1)]!;
-        console.error(
+        log.error(
           `inbox: cannot open ${where} (attempt ${attempt}): ${(error as Error).message}; retrying in ${delay / 1000} s`,
         );
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
@@ -87,12 +88,12 @@ export function startInbox(
         return;
       }
       store = opened;
-      console.log(`inbox: storing enquiries in ${where}`);
+      log.info(`inbox: storing enquiries in ${where}`);
       // Neither a v1 file that cannot be imported nor anything else may keep the notifications from starting.
       try {
         await importV1Inbox(opened, config.inboxFile);
       } catch (error) {
-        console.error(
+        log.error(
           `inbox: IMPORT FAILED for ${config.inboxFile}: ${(error as Error).message}; the file is left as it is and tried again at the next start`,
         );
       }
@@ -101,7 +102,7 @@ export function startInbox(
       try {
         onOpen?.(opened);
       } catch (error) {
-        console.error(`inbox: NOTIFICATIONS NOT STARTED: ${(error as Error).message}`);
+        log.error(`inbox: NOTIFICATIONS NOT STARTED: ${(error as Error).message}`);
       }
       return;
     }

@@ -2,6 +2,7 @@ import type { Config } from "~/config.server";
 import { createLoginAlertRound } from "~/notify/login-alert.server";
 import type { InboxStore } from "~/store/types";
 import { configuredChannels, publishedSender } from "./outbox";
+import { log } from "~/log.server";
 
 /**
  * The new-login alerts' sender in this process: started once the inbox database is open (beside the outbox), a round
@@ -50,7 +51,7 @@ export function startLoginAlerts(store: InboxStore, config: Config): void {
       });
     }
   })();
-  console.log("notify: a login from a browser not seen before is announced on the same channels");
+  log.info("notify: a login from a browser not seen before is announced on the same channels");
   stopCurrent = async () => {
     stopping.abort();
     wakeUp?.();

@@ -3,7 +3,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import morgan from "morgan";
+import { log } from "~/log.server";
 import { PageCache } from "~/pages/page-cache.server";
 import { getConfig } from "./config";
 import { loadContext } from "./load-context";
@@ -11,6 +11,7 @@ import { pageCacheMiddleware } from "./page-cache";
 import { photoFiles } from "./photo-files";
 import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
+import { accessLog, requestIds } from "./request-log";
 import { createServices, startServices, stopBackground, stopServices } from "./services";
 import { gracefulShutdown, serverTimeouts, type GracefulShutdown } from "./shutdown";
 
@@ -57,6 +58,8 @@ const app = express();
 app.disable("x-powered-by");
 // How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
 app.set("trust proxy", config.trustProxy);
+// First: every answer names its request id, and every line a request causes carries it.
+app.use(requestIds(config.trustProxy));
 // From 256 bytes rather than the middleware's 1 KiB: the browser build splits into many small modules, which gzip to
 // about 60 % of their size; below 256 bytes the header outweighs the gain.
 app.use(compression({ threshold: 256 }));
@@ -66,10 +69,8 @@ app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable
 app.use("/photos", express.static("public/photos", { immutable: true, maxAge: "1y", setHeaders: photoType }));
 app.use("/photos", photoFiles(config.apiHost ? undefined : services.inbox));
 app.use(express.static("public", { maxAge: "1h" }));
-// The access log names the path, never the query string: the owner's searches (/inbox?q=) hold visitors' names and
-// addresses, and nothing a log reader needs is in the query of any route, so it is left out of every line.
-morgan.token("path", (request) => (request as express.Request).originalUrl.split("?")[0]);
-app.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
+// The access log names the path, never the query string (server/request-log.ts).
+app.use(accessLog());
 // Before anything that reads the request's host, method or path (Remix, the page cache): refusals are 4xx, not 500s.
 app.use(guardRequest);
 // Repeated page requests are answered from memory, without Remix, React or compression (app/pages/page-cache.server.ts).
@@ -83,6 +84,6 @@ const { host } = config;
 const server = createServer(serverTimeouts, app);
 shutdown = gracefulShutdown(server, { stopBackground, stopServices });
 server.listen(config.port, host, () => {
-  console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
+  log.info(`[server] http://${host ?? "localhost"}:${config.port}`);
   if (dev) void broadcastDevReady(build);
 });

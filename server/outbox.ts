@@ -8,6 +8,7 @@ import type { Sender } from "~/notify/sender";
 import type { Channel, InboxStore } from "~/store/types";
 import { getConfig } from "./config";
 import { currentSite } from "./site-content";
+import { log } from "~/log.server";
 
 /**
  * The server process's notification sender: one outbox (app/notify/outbox.server.ts) for the configured channels,
@@ -56,7 +57,7 @@ export function startOutbox(
 ): Outbox | undefined {
   if (running || shutDown) return running;
   if (!notify || configuredChannels(notify).length === 0) {
-    console.warn(
+    log.warn(
       "notify: no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
         "enquiries are stored, but nobody will be notified. Read them with `npm run inbox`.",
     );
@@ -67,7 +68,7 @@ export function startOutbox(
   if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
   running = createOutbox({ store, channels, ...options });
   running.start();
-  console.log(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
+  log.info(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
   return running;
 }
 

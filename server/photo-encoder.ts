@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { photoEncodingWords } from "~/content/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import type { ClaimedRendition, InboxStore } from "~/store/types";
+import { log as logger } from "~/log.server";
 
 /**
  * The process's background photo encoder (docs/photos.md): started when the inbox database opens, it claims ONE
@@ -40,7 +41,7 @@ interface Running {
 let running: Running | undefined;
 let shutDown = false;
 
-const log = (message: string) => console.log(`photos: ${message}`);
+const log = (message: string) => logger.info(`photos: ${message}`);
 
 /** The reason in words for a photo the encoder refused. */
 function refusedWords(error: PhotoRefused): string {
@@ -88,7 +89,7 @@ export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { lea
         return settle(claim, { error: refusedWords(error) });
       }
       const detail = String((error as Error)?.message ?? error).split("\n")[0]!;
-      console.error(`photos: ${claim.key}: attempt ${claim.attempts} failed: ${detail}`);
+      logger.error(`photos: ${claim.key}: attempt ${claim.attempts} failed: ${detail}`);
       if (claim.attempts >= maxAttempts) return settle(claim, { error: photoEncodingWords.failed(detail) });
       await store.releaseRendition(claim, new Date(Date.now() + 10_000 * claim.attempts));
     }
@@ -104,7 +105,7 @@ export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { lea
         if (claim) await encode(claim);
       } catch (error) {
         // The database is down (or went away mid-encode): the claim runs out and is taken again later.
-        if (!failing) console.error(`photos: cannot encode: ${(error as Error).message}`);
+        if (!failing) logger.error(`photos: cannot encode: ${(error as Error).message}`);
         failing = true;
       }
       if (claim || stopped) continue;

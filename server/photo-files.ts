@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import { uploadFileNamePattern } from "~/photos/encoder.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { InboxStore, PhotoFile } from "~/store/types";
+import { log } from "~/log.server";
 
 /**
  * /photos/NAME for the owner's uploaded photos (docs/photos.md): the encoded files from the database (photo_files), so
@@ -68,7 +69,7 @@ export function photoFiles(inbox: (() => InboxStore) | undefined): RequestHandle
         send(file);
       },
       (error: unknown) => {
-        console.error(`photos: cannot read ${name}: ${(error as Error).message}`);
+        log.error(`photos: cannot read ${name}: ${(error as Error).message}`);
         unavailable(res);
       },
     );

@@ -1,5 +1,6 @@
 import { defaultRetention, type RetentionConfig } from "~/config.server";
 import type { InboxStore, PurgeResult } from "~/store/types";
+import { log } from "~/log.server";
 
 /**
  * Retention: enquiries are kept RETENTION_DAYS (default 365), spam SPAM_RETENTION_DAYS (default 30); older ones are
@@ -34,9 +35,9 @@ export function schedulePurge(store: InboxStore, retention: RetentionConfig | un
   const run = async () => {
     try {
       const result = await purgeOld(store, retention);
-      if (result.enquiries + result.spam > 0) console.log(`inbox: ${describePurge(result)}`);
+      if (result.enquiries + result.spam > 0) log.info(`inbox: ${describePurge(result)}`);
     } catch (error) {
-      console.error(`inbox: PURGE FAILED: ${(error as Error).message}; tried again in 24 h`);
+      log.error(`inbox: PURGE FAILED: ${(error as Error).message}; tried again in 24 h`);
     }
   };
   void run();

@@ -10,6 +10,7 @@ import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbo
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder";
 import { currentSite, refreshSite, startSiteContent, stopSiteContent } from "./site-content";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest";
+import { log } from "~/log.server";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last
@@ -46,7 +47,7 @@ export function createServices(): SiteServices {
 export async function startServices(): Promise<void> {
   const config = getConfig();
   if (!config.publicUrlSet) {
-    console.warn(
+    log.warn(
       `[config] PUBLIC_URL is not set: sitemap.xml, robots.txt and canonical links use ${config.publicUrl}. ` +
         "Set it to the site's public origin, e.g. https://haunt.example.",
     );

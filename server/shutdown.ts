@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { log as logger } from "~/log.server";
 
 /**
  * How the server process stops on SIGTERM/SIGINT (docker stop, a deploy, Ctrl-C) without losing an enquiry: it stops
@@ -24,10 +25,10 @@ interface Log {
   error(message: string, error?: unknown): void;
 }
 
-const consoleLog: Log = {
-  info: (message) => console.log(`[server] ${message}`),
-  warn: (message) => console.warn(`[server] ${message}`),
-  error: (message, error) => console.error(`[server] ${message}`, error ?? ""),
+const serverLog: Log = {
+  info: (message) => logger.info(`[server] ${message}`),
+  warn: (message) => logger.warn(`[server] ${message}`),
+  error: (message, error) => logger.error(`[server] ${message}`, { error }),
 };
 
 export interface GracefulShutdown {
@@ -43,7 +44,7 @@ export function gracefulShutdown(
     stopBackground = async () => {},
     stopServices,
     deadlineMs = shutdownDeadlineMs,
-    log = consoleLog,
+    log = serverLog,
   }: {
     /** Background work that takes no requests (the notification sender): stopped at once, beside the drain. */
     stopBackground?: () => Promise<void>;

@@ -3,6 +3,7 @@ import { resolvePhotos } from "~/site-content/public-photos.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
 import type { InboxStore } from "~/store/types";
+import { log } from "~/log.server";
 
 /**
  * The process's copy of the published site content (ADR 0030): read when the database opens, then the newest version's
@@ -49,11 +50,11 @@ export function refreshSite(): Promise<void> {
         }
         readySeen = readyRenditions;
       }
-      if (failing) console.log("site content: the database answers again");
+      if (failing) log.info("site content: the database answers again");
       failing = false;
     } catch (error) {
       // Keep serving what was read last; say so once per outage.
-      if (!failing) console.error(`site content: cannot read the published version: ${(error as Error).message}`);
+      if (!failing) log.error(`site content: cannot read the published version: ${(error as Error).message}`);
       failing = true;
     } finally {
       reading = undefined;

@@ -2,6 +2,7 @@ import type { Config } from "~/config.server";
 import { createDigestRound } from "~/notify/digest/digest.server";
 import type { InboxStore } from "~/store/types";
 import { configuredChannels, publishedSender } from "./outbox";
+import { log } from "~/log.server";
 
 /**
  * The daily spam digest's timer in this process: started once the inbox database is open (beside the outbox), a round
@@ -20,7 +21,7 @@ export function startSpamDigest(store: InboxStore, config: Config): void {
   const digest = config.spamDigest;
   if (!digest || !config.notify || configuredChannels(config.notify).length === 0) return;
   if (digest.hour === null) {
-    console.log("notify: the daily spam digest is off (SPAM_DIGEST_HOUR=off)");
+    log.info("notify: the daily spam digest is off (SPAM_DIGEST_HOUR=off)");
     return;
   }
   const round = createDigestRound({
@@ -45,7 +46,7 @@ export function startSpamDigest(store: InboxStore, config: Config): void {
       });
     }
   })();
-  console.log(
+  log.info(
     `notify: a digest of what was kept aside as spam goes out daily from ${String(digest.hour).padStart(2, "0")}:00 ` +
       `${digest.timeZone}, when there is any`,
   );

@@ -3,6 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { importProblem } from "~/enquiry/validate.server";
 import type { InboxStore, V1Record } from "~/store/types";
 import { withoutControls } from "~/text/safety";
+import { log } from "~/log.server";
 
 /**
  * Imports the v1 JSON-lines inbox when it exists. A file imported to the end is remembered (size, modification time,
@@ -33,14 +34,12 @@ export async function importV1Inbox(target: InboxStore, file: string): Promise<n
     if (index % 2_000 === 1_999) await new Promise((resolve) => setImmediate(resolve));
     if (line.trim() === "") continue;
     const parsed = parseV1Line(line);
-    if (typeof parsed === "string") console.error(`inbox: ${file}:${index + 1}: not imported: ${parsed}`);
+    if (typeof parsed === "string") log.error(`inbox: ${file}:${index + 1}: not imported: ${parsed}`);
     else records.push(parsed);
   }
   const added = await target.importV1(records);
   await target.rememberV1File({ path: file, ...seen, sha256 });
-  console.log(
-    `inbox: imported ${added} enquiries from ${file} (v1); it will not be read again and can be archived now`,
-  );
+  log.info(`inbox: imported ${added} enquiries from ${file} (v1); it will not be read again and can be archived now`);
   return added;
 }
 

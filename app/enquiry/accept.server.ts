@@ -16,6 +16,7 @@ import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry, spamFeatures } from "~/enquiry/spam";
 import type { SpamJudgementRecord } from "~/store/types";
 import type { RateLimitRefusal, SiteServices } from "~/services.server";
+import { currentRequestId, log } from "~/log.server";
 
 /**
  * The one way an enquiry comes in, for the contact form's action and for POST /api/site/save-contact:
@@ -139,12 +140,18 @@ async function store(
       // What the owner taught the model, read fresh each time: a decision on any instance counts at once.
       judgement = judgeEnquiry(signals, await inbox.spamCounts(spamFeatures(signals)));
     }
-    const saved = await inbox.save({ name, email, message }, services.channels(), new Date(), judgement);
+    const saved = await inbox.save(
+      { name, email, message },
+      services.channels(),
+      new Date(),
+      judgement,
+      currentRequestId(),
+    );
     if (judgement.verdict === "spam") return { kind: "spam", reasons: judgement.reasons };
     if (!saved.duplicate) services.wakeOutbox(); // notify now, not at the next poll
     return { kind: "accepted" };
   } catch (error) {
-    console.error(`inbox: could not store an enquiry: ${(error as Error).message}`);
+    log.error(`inbox: could not store an enquiry: ${(error as Error).message}`);
     return undefined;
   }
 }

@@ -1,3 +1,5 @@
+import { log } from "~/log.server";
+
 /** One structured log line per enquiry attempt. It never carries the visitor's message or e-mail address. */
 export interface AttemptLog {
   outcome: string;
@@ -8,7 +10,5 @@ export interface AttemptLog {
 }
 
 export function logAttempt(entry: AttemptLog): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), event: "enquiry", ...entry });
-  if (entry.error) console.error(line);
-  else console.log(line);
+  log.event("enquiry", { ...entry }, entry.error ? "error" : "info");
 }

@@ -5,6 +5,7 @@ import { channelSenders } from "./channel-senders.server";
 import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";
 import { settleSend } from "./outbox.server";
 import { defaultSender, type Sender } from "./sender";
+import { log as logger } from "~/log.server";
 
 /**
  * One round of the new-login alerts' sender, run by each instance when woken (a login stored an alert) and now and
@@ -24,9 +25,7 @@ export interface LoginAlertRound {
 
 /** One JSON line per outcome, like the outbox's; never the operator's address, browser or client address. */
 function log(entry: Record<string, unknown>): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), event: "login-alert", ...entry });
-  if (entry.outcome === "failed" || entry.outcome === "error") console.error(line);
-  else console.log(line);
+  logger.event("login-alert", entry, entry.outcome === "failed" || entry.outcome === "error" ? "error" : "info");
 }
 
 export function createLoginAlertRound({

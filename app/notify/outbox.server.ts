@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { DeliveryError, describeFailure, type NotificationChannel } from "~/notify/channels/channel";
 import { channels as allChannels, type Channel, type ClaimedNotification, type InboxStore } from "~/store/types";
+import { log as logger } from "~/log.server";
 
 /**
  * The sender: claims due notifications from the store (atomically, under a lease, so several processes on one
@@ -121,10 +122,11 @@ type Logged = { outcome: "sent" | "retry" | "failed" | "error" | "recorded"; [ke
 
 /** One JSON line per notification outcome; never the visitor's words or address. A give-up goes to stderr. */
 function log(entry: Logged): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), event: "notification", ...entry });
-  if (entry.outcome === "failed" || entry.outcome === "error") console.error(line);
-  else console.log(line);
+  logger.event("notification", entry, entry.outcome === "failed" || entry.outcome === "error" ? "error" : "info");
 }
+
+/** The id of the request that stored the notification: its lines carry it, though sent later from the background. */
+const requestOf = (claim: ClaimedNotification) => (claim.requestId ? { reqId: claim.requestId } : {});
 
 export function createOutbox({
   store,
@@ -169,7 +171,7 @@ export function createOutbox({
 
   async function settle(claim: ClaimedNotification, error: unknown): Promise<void> {
     const channel = byChannel.get(claim.channel);
-    const base = { enquiryId: claim.enquiry.id, channel: claim.channel, attempts: claim.attempts };
+    const base = { enquiryId: claim.enquiry.id, channel: claim.channel, attempts: claim.attempts, ...requestOf(claim) };
     if (error === undefined) {
       const settled = await store.markSent(claim, now());
       log({ outcome: "sent", ...base, ...(settled ? {} : { note: "lease had expired; marked by its new holder" }) });
@@ -202,6 +204,7 @@ export function createOutbox({
         outcome: "recorded",
         enquiryId: claim.enquiry.id,
         channel: claim.channel,
+        ...requestOf(claim),
         note: settled
           ? "delivered earlier; now marked sent, not sent again"
           : "delivered earlier; another holder has settled it",
@@ -257,6 +260,7 @@ export function createOutbox({
             outcome: "error",
             enquiryId: claim.enquiry.id,
             channel: claim.channel,
+            ...requestOf(claim),
             error: `could not record the outcome: ${describeFailure(error)}`,
             ...(failure === undefined
               ? { note: "delivered; kept in memory and written when the database takes it" }

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/react";
 import { inboxCopy } from "~/content/inbox";
+import { log } from "~/log.server";
 import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
 import { isSecretsKeyError } from "~/store/sealed-secrets.server";
@@ -24,7 +25,7 @@ export function requireEmbedded(context: AppLoadContext): void {
  */
 export function unavailable(error: unknown): never {
   if (isSecretsKeyError(error)) {
-    console.error(error.message);
+    log.error(error.message);
     throw new Response(inboxCopy.secretsKey, {
       status: 503,
       headers: { ...privateHeaders, "Content-Type": "text/plain; charset=utf-8" },

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { deferHydration } from "~/pages/defer-hydration.server";
 import { applyDocumentHeaders } from "~/pages/headers.server";
 import { Page } from "~/pages/page.server";
+import { log } from "~/log.server";
 
 /**
  * The one place a rendered document becomes what is sent: made valid, set to hydrate after load, its inline scripts
@@ -23,7 +24,7 @@ function rewriteOrKeep(html: string): string {
   try {
     return deferHydration(html);
   } catch (error) {
-    console.error(error);
+    log.error("[pages] the deferred-hydration rewrite failed; the page is sent as rendered", { error });
     return html;
   }
 }

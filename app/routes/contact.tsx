@@ -61,6 +61,8 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
     return await serverAction<typeof action>();
   } catch (error) {
     if (error instanceof Response) throw error; // the success redirect
+    // In the browser: the developer tools' console is where this belongs (the README's decisions).
+    // eslint-disable-next-line no-console
     console.error(error);
     const values: EnquiryValues = {};
     for (const field of enquiryFieldNames) values[field] = String(form.get(field) ?? "");

@@ -14,6 +14,7 @@ import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { ownerDecides } from "~/enquiry/spam-decisions.server";
+import { currentRequestId } from "~/log.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { channels, type Channel, type SpamVerdictName } from "~/store/types";
@@ -88,7 +89,7 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     const channel = String(form.get("channel") ?? "");
     if (!(channels as readonly string[]).includes(channel))
       return data({ error: inboxCopy.enquiry.unknownChannel }, { status: 400, headers: privateHeaders });
-    if (!(await store.resend(id, channel as Channel))) throw notFound();
+    if (!(await store.resend(id, channel as Channel, new Date(), currentRequestId()))) throw notFound();
     context.services.wakeOutbox();
     await log("resend", channel);
     return back("resend");

@@ -8,6 +8,7 @@ import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/g
 import { stepUpReturn } from "~/owner/step-up";
 import { shownToOwner } from "~/owner/shown";
 import { v1FileHolds } from "~/store/v1.server";
+import { log } from "~/log.server";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.erase.title }, { name: "robots", content: "noindex" }];
 export const headers = inboxHeaders;
@@ -56,10 +57,10 @@ async function erase({ params, context }: ActionFunctionArgs, session: OperatorS
   await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });
   const { inboxFile } = context.services.config;
   const inV1File = await v1FileHolds(inboxFile, enquiry.email).catch((error: Error) => {
-    console.error(`inbox: could not read ${inboxFile} to check it for the erased address: ${error.message}`);
+    log.error(`inbox: could not read ${inboxFile} to check it for the erased address: ${error.message}`);
     return false;
   });
-  if (inV1File) console.log(`inbox: ${inboxCopy.erase.stillInV1File(inboxFile)}`);
+  if (inV1File) log.info(`inbox: ${inboxCopy.erase.stillInV1File(inboxFile)}`);
   return redirect(`/inbox?erased=${count}${inV1File ? "&v1=1" : ""}`, { headers: privateHeaders });
 }
 

@@ -2,6 +2,7 @@ import { emailKey } from "~/store/rows.server";
 import { transaction, type SqlClient } from "~/store/sql.server";
 import { advisoryLock, erasedAddressHash } from "~/store/statements.server";
 import type { DeletionOperations } from "~/store/types";
+import { log } from "~/log.server";
 
 /**
  * What leaves the database: enquiries past their retention (a purge) and everything of one address (an erase), each
@@ -25,14 +26,14 @@ export function deletionOperations(db: SqlClient): DeletionOperations {
       try {
         if (await db.scrub(personalTables, { erase })) return;
       } catch (error) {
-        console.error(
+        log.error(
           `inbox: DELETED ROWS NOT SCRUBBED: ${(error as Error).message}; they may stay in the database's files until the next erase or purge`,
         );
         return;
       }
       if (attempt < scrubAttempts) await new Promise((resolve) => setTimeout(resolve, scrubPauseMs));
     }
-    console.error(
+    log.error(
       "inbox: DELETED ROWS NOT SCRUBBED: another reader kept the write-ahead log busy; they may stay in it until the next erase or purge",
     );
   };

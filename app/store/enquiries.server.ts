@@ -68,7 +68,13 @@ export function enquiryOperations(db: SqlClient): EnquiryOperations {
   }
 
   return {
-    async save(enquiry, channels, now = new Date(), judgement = { verdict: "none", score: null, reasons: [] }) {
+    async save(
+      enquiry,
+      channels,
+      now = new Date(),
+      judgement = { verdict: "none", score: null, reasons: [] },
+      requestId?: string,
+    ) {
       const id = randomUUID();
       const spam = judgement.verdict === "spam";
       const key = emailKey(enquiry.email);
@@ -99,7 +105,7 @@ export function enquiryOperations(db: SqlClient): EnquiryOperations {
           ],
         },
         // Spam is kept aside: nobody is told about it (until someone marks it not spam).
-        ...(spam ? [] : channels).map((channel) => insertNotification(id, channel, at)),
+        ...(spam ? [] : channels).map((channel) => insertNotification(id, channel, at, undefined, requestId)),
         {
           name: "stored",
           sql: `SELECT id FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?
@@ -191,12 +197,12 @@ export function enquiryOperations(db: SqlClient): EnquiryOperations {
       return changed.length === 1;
     },
 
-    async resend(id, channel, now = new Date()) {
+    async resend(id, channel, now = new Date(), requestId?: string) {
       const at = now.getTime();
       const { enquiry } = await transaction(db, [
         { name: "enquiry", sql: "SELECT id FROM enquiries WHERE id = ?", params: [id] },
-        restartDelivery(at, { sql: "enquiry_id = ? AND channel = ?", params: [id, channel] }),
-        insertNotification(id, channel, at),
+        restartDelivery(at, { sql: "enquiry_id = ? AND channel = ?", params: [id, channel] }, requestId),
+        insertNotification(id, channel, at, undefined, requestId),
       ]);
       return enquiry.length === 1;
     },

@@ -312,4 +312,10 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX login_alerts_due ON login_alerts (state, next_attempt_at)",
     ],
   },
+  {
+    // Logs a machine can read (issue 31): the id of the request that stored a notification, so the outbox's lines
+    // about sending it, later and from the background, carry the same request id as the visitor's post.
+    version: 12,
+    statements: ["ALTER TABLE notifications ADD COLUMN request_id TEXT"],
+  },
 ];

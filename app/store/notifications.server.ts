@@ -37,7 +37,7 @@ export function notificationOperations(db: SqlClient): NotificationOperations {
       const claimed = await db.query(
         `UPDATE notifications SET claimed_by = ?, claim_token = ?, claim_until = ?, attempts = attempts + 1
          WHERE ${due} AND id IN (SELECT id FROM notifications WHERE ${due} ORDER BY next_attempt_at LIMIT ?${skipLocked})
-         RETURNING id, enquiry_id, channel, attempts, window_start, claim_until`,
+         RETURNING id, enquiry_id, channel, attempts, window_start, claim_until, request_id`,
         [owner, token, at + claimLeaseMs, ...dueParams, ...dueParams, limit],
       );
       if (claimed.length === 0) return [];
@@ -60,6 +60,7 @@ export function notificationOperations(db: SqlClient): NotificationOperations {
             claimUntil: time(row.claim_until),
             claimToken: token,
             enquiry,
+            ...(row.request_id == null ? {} : { requestId: String(row.request_id) }),
           },
         ];
       });

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { withTimeout, type Migration, type Params, type Row, type SqlClient, type Statement } from "~/store/sql.server";
+import { log } from "~/log.server";
 
 /**
  * PostgreSQL through node-postgres, for several site instances on one database. A bounded pool; every call is bounded
@@ -53,7 +54,7 @@ export function createPostgresPool(url: string, { timeoutMs, poolSize = 10 }: Po
     types: bigintAsNumber,
   });
   // An idle connection the server dropped (restart): log it; the pool opens a new one on the next call.
-  pool.on("error", (error) => console.error(`database: idle connection lost: ${error.message}`));
+  pool.on("error", (error) => log.error(`database: idle connection lost: ${error.message}`));
   return pool;
 }
 

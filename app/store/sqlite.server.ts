@@ -10,6 +10,7 @@ import {
   type SqlClient,
   type Statement,
 } from "~/store/sql.server";
+import { log } from "~/log.server";
 
 /**
  * SQLite through Node's built-in `node:sqlite` (no native add-on to compile, patched with the runtime). Its API is
@@ -187,13 +188,13 @@ export function openSqlite(
 
   const markDown = (cause: string, fileGone: boolean) => {
     if (down?.cause !== cause)
-      console.error(`inbox: DATABASE UNAVAILABLE (${file}): ${cause}; enquiries are refused until it is back`);
+      log.error(`inbox: DATABASE UNAVAILABLE (${file}): ${cause}; enquiries are refused until it is back`);
     down = { cause, fileGone };
     // Nothing more may reach the unlinked file: the worker goes, and a new one opens whatever is at the path later.
     if (fileGone) void stopWorker();
   };
   const markUp = () => {
-    if (down) console.log(`inbox: database back (${file}), taking enquiries again`);
+    if (down) log.info(`inbox: database back (${file}), taking enquiries again`);
     down = null;
   };
 

@@ -10,28 +10,32 @@ export const unclaimed = "claimed_by = NULL, claim_token = NULL, claim_until = N
 /**
  * A pending notification of the enquiry on the channel, due at `at` (the start of its delivery window), unless the
  * enquiry has one on that channel already; nothing when there is no such enquiry or `onlyIf` (SQL) does not hold.
+ * `requestId`: the request that stored it, which the outbox's lines about it carry.
  */
 export const insertNotification = (
   enquiryId: string,
   channel: Channel,
   at: number,
   onlyIf?: { sql: string; params: Params },
+  requestId?: string,
 ): Statement => ({
-  sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at)
-        SELECT CAST(? AS TEXT), id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT)
+  sql: `INSERT INTO notifications (id, enquiry_id, channel, state, attempts, window_start, next_attempt_at, request_id)
+        SELECT CAST(? AS TEXT), id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT)
         FROM enquiries WHERE id = ?${onlyIf ? ` AND ${onlyIf.sql}` : ""}
         ON CONFLICT (enquiry_id, channel) DO NOTHING`,
-  params: [randomUUID(), channel, at, at, enquiryId, ...(onlyIf?.params ?? [])],
+  params: [randomUUID(), channel, at, at, requestId ?? null, enquiryId, ...(onlyIf?.params ?? [])],
 });
 
 /**
  * The notifications `where` selects start delivery over, due at `at`: attempts from zero, so the retry schedule is
- * fast at first again (the last error stays until a send succeeds).
+ * fast at first again (the last error stays until a send succeeds). With `requestId` (the owner's resend), its lines
+ * carry that request's id from then on; without (`npm run inbox -- retry`), the one that stored it.
  */
-export const restartDelivery = (at: number, where: { sql: string; params: Params }): Statement => ({
-  sql: `UPDATE notifications SET state = 'pending', attempts = 0, window_start = ?, next_attempt_at = ?, ${unclaimed}
+export const restartDelivery = (at: number, where: { sql: string; params: Params }, requestId?: string): Statement => ({
+  sql: `UPDATE notifications SET state = 'pending', attempts = 0, window_start = ?, next_attempt_at = ?, ${unclaimed},
+          request_id = COALESCE(CAST(? AS TEXT), request_id)
         WHERE ${where.sql} RETURNING id`,
-  params: [at, at, ...where.params],
+  params: [at, at, requestId ?? null, ...where.params],
 });
 
 /**

@@ -81,6 +81,8 @@ export interface ClaimedNotification {
   /** Identifies this claim: a settle with an expired, taken-over claim changes nothing. */
   claimToken: string;
   enquiry: StoredEnquiry;
+  /** The request that stored it (or the owner's resend), for the outbox's log lines; none for older rows. */
+  requestId?: string;
 }
 
 /** One channel's notification of an enquiry, as far as it went. */
@@ -223,7 +225,14 @@ export interface EnquiryOperations {
    * Stores the enquiry with one pending notification per channel, in one transaction (or finds its duplicate), with
    * the spam filter's judgement. A verdict of spam is stored with the status spam and no notification.
    */
-  save(enquiry: NewEnquiry, channels: readonly Channel[], now?: Date, spam?: SpamJudgementRecord): Promise<SaveResult>;
+  /** `requestId`: the request storing it; the outbox's lines about its notifications carry it. */
+  save(
+    enquiry: NewEnquiry,
+    channels: readonly Channel[],
+    now?: Date,
+    spam?: SpamJudgementRecord,
+    requestId?: string,
+  ): Promise<SaveResult>;
   /** A key of this name, made (32 random bytes) at its first use and shared by every instance on this database. */
   siteKey(name: string): Promise<Buffer>;
   /** Records a form token as used; false when it was used before. */
@@ -250,7 +259,7 @@ export interface EnquiryOperations {
   /** new -> read, logged as `actor`'s, in one transaction; anything else stays. True when it changed. */
   markRead(id: string, actor: string, now?: Date): Promise<boolean>;
   /** Sends the channel's notification again from the start (a new one when there was none). False: no such enquiry. */
-  resend(id: string, channel: Channel, now?: Date): Promise<boolean>;
+  resend(id: string, channel: Channel, now?: Date, requestId?: string): Promise<boolean>;
 }
 
 /** The owner's spam decisions and the counts they teach the spam model (app/store/spam.server.ts). */

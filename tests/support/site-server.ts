@@ -100,6 +100,7 @@ const siteVariables = [
   "SPAM_RETENTION_DAYS",
   "SPAM_DIGEST_HOUR",
   "SITE_TIMEZONE",
+  "LOG_FORMAT",
 ];
 
 /**
@@ -134,7 +135,8 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of siteVariables) delete base[name];
   for (const name of Object.keys(base)) if (name.startsWith("VITEST")) delete base[name];
-  return { ...base, NODE_ENV: "production", HOST: "127.0.0.1", ...env };
+  // The human lines the tests match (a piped stdout would make JSON the default); a test of the JSON logs sets json.
+  return { ...base, NODE_ENV: "production", HOST: "127.0.0.1", LOG_FORMAT: "text", ...env };
 }
 
 /** Servers still running: killed if the test process exits without stopping them (a crash, a timeout). */
@@ -149,12 +151,16 @@ process.once("exit", () => {
   }
 });
 
-/** Collects a child's stdout and stderr, in arrival order, as one text. */
+/** Collects a child's stdout and stderr, in arrival order, as one text (and its stdout alone). */
 function capture(child: ChildProcess) {
   let text = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  let stdout = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    text += chunk;
+    stdout += chunk;
+  });
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  return () => text;
+  return Object.assign(() => text, { stdout: () => stdout });
 }
 
 export interface SiteServer {
@@ -170,6 +176,8 @@ export interface SiteServer {
   stored(): Promise<ListedEnquiry[]>;
   /** Everything the server printed on stdout and stderr so far. */
   output(): string;
+  /** What it printed on stdout alone (with LOG_FORMAT=json: every log line). */
+  stdout(): string;
   /** The structured JSON log lines with the given event (e.g. "enquiry") printed so far. */
   logEvents(event: string): Record<string, unknown>[];
   /** SIGTERM, then SIGKILL if it has not exited within two seconds; resolves when it has gone. */
@@ -304,6 +312,7 @@ export async function startSite(
     inboxFile,
     stored: () => readInbox(databaseUrl),
     output,
+    stdout: output.stdout,
     logEvents(event) {
       return output()
         .split("\n")

@@ -6,6 +6,7 @@ import { settleSend } from "../outbox.server";
 import { dueDay } from "./clock";
 import { defaultSender, type Sender } from "../sender";
 import { composeDigestEmail, digestWebhookBody, type SpamDigest } from "./compose";
+import { log as logger } from "~/log.server";
 
 /**
  * One round of the daily spam digest, run by each instance now and then (server/spam-digest.ts): once the day's hour
@@ -25,9 +26,7 @@ export interface DigestRound {
 
 /** One JSON line per outcome, like the outbox's; never a visitor's words or address. */
 function log(entry: Record<string, unknown>): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), event: "spam-digest", ...entry });
-  if (entry.outcome === "failed" || entry.outcome === "error") console.error(line);
-  else console.log(line);
+  logger.event("spam-digest", entry, entry.outcome === "failed" || entry.outcome === "error" ? "error" : "info");
 }
 
 export function createDigestRound({
