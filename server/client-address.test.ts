@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it, vi } from "vitest";
+import { setLogFormat } from "~/log.server";
 import { requestAddress } from "./client-address";
 
 const request = (ip: string | undefined, peer = "10.0.0.2") =>
@@ -14,7 +15,8 @@ describe("requestAddress", () => {
   });
 
   it("uses the connection's address for anything else, and says so once per process without the value", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    setLogFormat("text"); // warnings in text go to stderr, as console.error
+    const warn = vi.spyOn(console, "error").mockImplementation(() => {});
     for (const text of ["<!channel> [click me](http://evil.example)", "127.1", "unknown", "1.2.3.4:80", ""]) {
       expect(requestAddress(request(text))).toBe("10.0.0.2");
     }
