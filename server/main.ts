@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -6,6 +8,7 @@ import express from "express";
 import morgan from "morgan";
 import { PageCache } from "~/pages/page-cache.server";
 import { getConfig } from "./config";
+import { listenOrExit } from "./listen";
 import { loadContext } from "./load-context";
 import { pageCacheMiddleware } from "./page-cache";
 import { photoFiles } from "./photo-files";
@@ -41,6 +44,17 @@ const config = getConfig();
 // check and its body cap.
 const build = guardActions((await import(new URL("../index.js", import.meta.url).href)) as ServerBuild);
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
+// The installation's files are found from this bundle (build/server/), never from the working directory: started from
+// anywhere, the pages get their styles, scripts and images. (The data paths stay relative to it: docs/configuration.md.)
+const installation = new URL("../../", import.meta.url);
+const fromInstallation = (path: string) => fileURLToPath(new URL(path, installation));
+const assets = fromInstallation(build.assetsBuildDirectory);
+if (!existsSync(assets)) {
+  console.error(
+    `[server] the browser build is missing (${assets}): run \`npm run build\` in ${fileURLToPath(installation)}`,
+  );
+  process.exit(1);
+}
 
 const services = createServices();
 // A page shows one generation of the site's content: a publish or a photo encoded since (here or on another instance)
@@ -60,12 +74,15 @@ app.set("trust proxy", config.trustProxy);
 // From 256 bytes rather than the middleware's 1 KiB: the browser build splits into many small modules, which gzip to
 // about 60 % of their size; below 256 bytes the header outweighs the gain.
 app.use(compression({ threshold: 256 }));
-app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+app.use(build.publicPath, express.static(assets, { immutable: true, maxAge: "1y" }));
 // The photos (docs/photos.md): content-hashed names, so kept a year like /build/. The build's (scripts/photos.mjs) from
 // public/photos, then the owner's uploads, encoded into the database.
-app.use("/photos", express.static("public/photos", { immutable: true, maxAge: "1y", setHeaders: photoType }));
+app.use(
+  "/photos",
+  express.static(fromInstallation("public/photos"), { immutable: true, maxAge: "1y", setHeaders: photoType }),
+);
 app.use("/photos", photoFiles(config.apiHost ? undefined : services.inbox));
-app.use(express.static("public", { maxAge: "1h" }));
+app.use(express.static(fromInstallation("public"), { maxAge: "1h" }));
 // The access log names the path, never the query string: the owner's searches (/inbox?q=) hold visitors' names and
 // addresses, and nothing a log reader needs is in the query of any route, so it is left out of every line.
 morgan.token("path", (request) => (request as express.Request).originalUrl.split("?")[0]);
@@ -82,7 +99,6 @@ app.all(
 const { host } = config;
 const server = createServer(serverTimeouts, app);
 shutdown = gracefulShutdown(server, { stopBackground, stopServices });
-server.listen(config.port, host, () => {
-  console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
-  if (dev) void broadcastDevReady(build);
-});
+await listenOrExit(server, { area: "server", port: config.port, host, variables: ["PORT", "HOST"] });
+console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
+if (dev) void broadcastDevReady(build);
