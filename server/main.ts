@@ -10,6 +10,7 @@ import { PageCache } from "~/pages/page-cache.server";
 import { getConfig } from "./config";
 import { listenOrExit } from "./listen";
 import { loadContext } from "./load-context";
+import { metricsServer, requestMetrics } from "./metrics";
 import { pageCacheMiddleware } from "./page-cache";
 import { photoFiles } from "./photo-files";
 import { guardActions } from "./actions";
@@ -69,6 +70,8 @@ function photoType(response: ServerResponse, path: string) {
 
 const app = express();
 app.disable("x-powered-by");
+// First, so that every answer is counted, static files and refusals too.
+if (config.metrics) app.use(requestMetrics(build));
 // How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
 app.set("trust proxy", config.trustProxy);
 // From 256 bytes rather than the middleware's 1 KiB: the browser build splits into many small modules, which gzip to
@@ -98,7 +101,23 @@ app.all(
 
 const { host } = config;
 const server = createServer(serverTimeouts, app);
-shutdown = gracefulShutdown(server, { stopBackground, stopServices });
+// Prometheus' scrapes on their own listener, never the site's port; closed at the shutdown signal with the rest.
+const metrics = config.metrics ? metricsServer({ database: !config.apiHost }) : undefined;
+const stopMetrics = async () => {
+  if (!metrics?.listening) return;
+  const closed = new Promise((resolve) => metrics.close(resolve));
+  metrics.closeAllConnections();
+  await closed;
+};
+shutdown = gracefulShutdown(server, {
+  stopBackground: () => Promise.all([stopBackground(), stopMetrics()]).then(() => {}),
+  stopServices,
+});
+if (metrics && config.metrics) {
+  const { port, host } = config.metrics;
+  await listenOrExit(metrics, { area: "metrics", port, host, variables: ["METRICS_PORT", "METRICS_HOST"] });
+  console.log(`[metrics] http://${config.metrics.host}:${config.metrics.port}/metrics`);
+}
 await listenOrExit(server, { area: "server", port: config.port, host, variables: ["PORT", "HOST"] });
 console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
 if (dev) void broadcastDevReady(build);

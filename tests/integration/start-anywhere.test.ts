@@ -57,6 +57,7 @@ async function holdPort(host: string): Promise<{ port: number; server: Server }>
 describe("a port already in use", () => {
   const cases = [
     ["PORT", "server"],
+    ["METRICS_PORT", "metrics"],
   ] as const;
   it.each(cases)(
     "(%s) stops the start with one line in words and exit code 1",

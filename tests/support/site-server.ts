@@ -100,6 +100,8 @@ const siteVariables = [
   "SPAM_RETENTION_DAYS",
   "SPAM_DIGEST_HOUR",
   "SITE_TIMEZONE",
+  "METRICS_PORT",
+  "METRICS_HOST",
 ];
 
 /**
