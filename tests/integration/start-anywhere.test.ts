@@ -1,8 +1,9 @@
+import { cpSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/free-port.mjs";
-import { runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, projectRoot, runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -84,4 +85,22 @@ describe("a port already in use", () => {
     },
     60_000,
   );
+});
+
+describe("an installation without its browser build", () => {
+  it("does not start, and says to run the build", async () => {
+    await ensureBuilt();
+    // A copy of the server build with its packages but no public/ (no styles, scripts or images to serve).
+    const app = temp.dir();
+    cpSync(join(projectRoot, "build"), join(app, "build"), { recursive: true });
+    symlinkSync(join(projectRoot, "node_modules"), join(app, "node_modules"));
+    const result = await runSiteExpectingExit(
+      { DATABASE_URL: `file:${join(app, "enquiries.db")}`, INBOX_FILE: join(app, "enquiries.jsonl") },
+      { cwd: projectRoot, entry: join(app, "build/server/index.js") },
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(
+      `[server] the browser build is missing (${join(app, "public/build")}): run \`npm run build\` in ${app}/`,
+    );
+  }, 60_000);
 });

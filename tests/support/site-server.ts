@@ -349,10 +349,14 @@ export async function readInbox(databaseUrl: string): Promise<ListedEnquiry[]> {
 /** Runs the built site with an environment it must refuse; resolves with its exit code and output. */
 export async function runSiteExpectingExit(
   env: Record<string, string>,
-  { timeoutMs = 20_000, cwd = projectRoot }: { timeoutMs?: number; cwd?: string } = {},
+  {
+    timeoutMs = 20_000,
+    cwd = projectRoot,
+    entry = serverEntry,
+  }: { timeoutMs?: number; cwd?: string; /** Another copy of build/server/index.js. */ entry?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   await ensureBuilt();
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [entry], {
     cwd,
     env: childEnv({ PORT: String(await freePort()), ...env }),
     stdio: ["ignore", "pipe", "pipe"],
