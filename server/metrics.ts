@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request, Response } from "express";
+import { LRUCache } from "lru-cache";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { SiteMetrics } from "~/services.server";
 import type { Channel, ChannelQueue } from "~/store/types";
@@ -200,6 +201,18 @@ interface RoutedBuild {
  */
 export function routeLabeller(build: RoutedBuild) {
   const tree = routeTree(build.routes, undefined);
+  // matchRoutes flattens and ranks the whole table at each call (a few hundred µs): the paths seen often (pages, the
+  // page cache's hits) are matched once. Bounded, so a scan of unknown paths costs a match each and no memory.
+  const matched = new LRUCache<string, string>({ max: 1_000 });
+  const routeOf = (path: string): string => {
+    const known = matched.get(path);
+    if (known !== undefined) return known;
+    // Single fetch's data requests (/contact.data, /_root.data) are the route's own.
+    const routePath = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -5) : path;
+    const id = matchRoutes(tree, routePath)?.at(-1)?.route.id ?? "";
+    if (path.length <= 200) matched.set(path, id);
+    return id;
+  };
   return (path: string, status: number): string => {
     if (path.startsWith(build.publicPath)) return "static";
     if (path.startsWith("/photos/")) return "photos";
@@ -208,9 +221,7 @@ export function routeLabeller(build: RoutedBuild) {
     } catch {
       return "not_found";
     }
-    // Single fetch's data requests (/contact.data, /_root.data) are the route's own.
-    const routePath = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -5) : path;
-    const id = matchRoutes(tree, routePath)?.at(-1)?.route.id;
+    const id = routeOf(path);
     // The splat route is the 404 page; what it did not answer (status < 400) was a file of public/.
     if (!id || id === "routes/$") return status < 400 ? "static" : "not_found";
     return id;
