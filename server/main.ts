@@ -116,7 +116,7 @@ shutdown = gracefulShutdown(server, {
 if (metrics && config.metrics) {
   const { port, host } = config.metrics;
   await listenOrExit(metrics, { area: "metrics", port, host, variables: ["METRICS_PORT", "METRICS_HOST"] });
-  console.log(`[metrics] http://${config.metrics.host}:${config.metrics.port}/metrics`);
+  console.log(`[metrics] http://${host.includes(":") ? `[${host}]` : host}:${port}/metrics`);
 }
 await listenOrExit(server, { area: "server", port: config.port, host, variables: ["PORT", "HOST"] });
 console.log(`[server] http://${host ?? "localhost"}:${config.port}`);
