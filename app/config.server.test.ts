@@ -120,6 +120,18 @@ describe("parseConfig", () => {
     );
   });
 
+  it("serves metrics only with METRICS_PORT, on 127.0.0.1 unless METRICS_HOST says otherwise, never on PORT", () => {
+    expect(parseConfig({}).metrics).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
+    expect(parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }).metrics).toEqual({
+      port: 9464,
+      host: "0.0.0.0",
+    });
+    expect(refusal({ METRICS_PORT: "99999" })).toContain("METRICS_PORT");
+    expect(refusal({ METRICS_PORT: "9464", METRICS_HOST: "not a host!" })).toContain("METRICS_HOST");
+    expect(refusal({ PORT: "8080", METRICS_PORT: "8080" })).toMatch(/METRICS_PORT: must differ from PORT/);
+  });
+
   it("ignores unrelated variables", () => {
     expect(parseConfig({ HOME: "/root", NODE_ENV: "production" })).toEqual(parseConfig({}));
   });

@@ -323,6 +323,16 @@ const envSchema = z.object({
   // Read only by `npm run inbox -- secrets rotate`: the key the secrets are sealed with next.
   SECRETS_KEY_NEW: secretsKey,
   LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(logFormats, "must be json or text").optional()),
+  // Unset: no metrics listener at all. Never the public port: /metrics there is the 404 page.
+  METRICS_PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).optional()),
+  METRICS_HOST: z.preprocess(
+    emptyAsUnset,
+    z
+      .union([z.ipv4(), z.ipv6(), z.hostname()], {
+        error: "must be an address or host name to listen on, e.g. 127.0.0.1 (the default) or 0.0.0.0",
+      })
+      .default("127.0.0.1"),
+  ),
   ...notifyEnvShape(),
   ...spamEnvShape(),
   ...digestEnvShape(),
@@ -381,6 +391,8 @@ export interface Config {
   logFormat?: LogFormat;
   /** Which notification channels are configured; unset (as in tests built by hand) means none. */
   notify?: NotifyConfig;
+  /** Where /metrics (Prometheus) listens, apart from the site (METRICS_PORT, METRICS_HOST); unset: no metrics. */
+  metrics?: { port: number; host: string };
   /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
   spam?: SpamConfig;
   /** How long enquiries and spam are kept; unset (as in tests built by hand) means the defaults. */
@@ -400,6 +412,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const problems = [
     ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
     ...notifyEnvProblems(env),
+    ...(result.success && result.data.METRICS_PORT === result.data.PORT
+      ? ["  METRICS_PORT: must differ from PORT: the metrics are never served on the site's own port"]
+      : []),
   ];
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
@@ -435,5 +450,6 @@ function servingConfig(env: z.infer<typeof envSchema>) {
     rateLimitLoginPerMinute: env.RATE_LIMIT_LOGIN_PER_MINUTE,
     requireSecondFactor: env.INBOX_REQUIRE_2FA === "on",
     logFormat: env.LOG_FORMAT ?? defaultLogFormat(),
+    metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
   };
 }

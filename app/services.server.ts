@@ -14,6 +14,18 @@ export interface TaskGate {
   run<T>(task: () => Promise<T>): Promise<T> | null;
 }
 
+/** What became of an enquiry, for the operator's metrics; `reason` (a refusal's) is one of a few fixed words. */
+export type EnquiryMetric = { outcome: "accepted" | "forwarded" | "spam" } | { outcome: "refused"; reason: string };
+
+/** A login step's outcome, for the operator's metrics (the outcome kinds of logIn and checkCode). */
+export type LoginMetric = { step: "password" | "code"; outcome: string };
+
+/** What the app reports to the process's metrics (server/metrics.ts, served on METRICS_PORT). */
+export interface SiteMetrics {
+  enquiry(metric: EnquiryMetric): void;
+  login(metric: LoginMetric): void;
+}
+
 /**
  * What the running process lends the app: built once by the server wing (server/services.ts) and handed to every
  * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
@@ -24,6 +36,8 @@ export interface SiteServices {
   inbox(): InboxStore;
   /** The notification channels each new enquiry gets a pending notification for. */
   channels(): readonly Channel[];
+  /** The process's metrics (optional: tests built by hand count nothing). */
+  metrics?: SiteMetrics;
   /** Tells the notification sender that an enquiry was just stored, so it goes out now. */
   wakeOutbox(): void;
   /** Tells the new-login alerts' sender that a login just stored an alert, so it goes out now (optional: tests). */

@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -6,7 +8,9 @@ import express from "express";
 import { log } from "~/log.server";
 import { PageCache } from "~/pages/page-cache.server";
 import { getConfig } from "./config";
+import { listenOrExit } from "./listen";
 import { loadContext } from "./load-context";
+import { metricsServer, requestMetrics } from "./metrics";
 import { pageCacheMiddleware } from "./page-cache";
 import { photoFiles } from "./photo-files";
 import { guardActions } from "./actions";
@@ -42,6 +46,17 @@ const config = getConfig();
 // check and its body cap.
 const build = guardActions((await import(new URL("../index.js", import.meta.url).href)) as ServerBuild);
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
+// The installation's files are found from this bundle (build/server/), never from the working directory: started from
+// anywhere, the pages get their styles, scripts and images. (The data paths stay relative to it: docs/configuration.md.)
+const installation = new URL("../../", import.meta.url);
+const fromInstallation = (path: string) => fileURLToPath(new URL(path, installation));
+const assets = fromInstallation(build.assetsBuildDirectory);
+if (!existsSync(assets)) {
+  log.error(
+    `[server] the browser build is missing (${assets}): run \`npm run build\` in ${fileURLToPath(installation)}`,
+  );
+  process.exit(1);
+}
 
 const services = createServices();
 // A page shows one generation of the site's content: a publish or a photo encoded since (here or on another instance)
@@ -56,6 +71,8 @@ function photoType(response: ServerResponse, path: string) {
 
 const app = express();
 app.disable("x-powered-by");
+// First, so that every answer is counted, static files and refusals too.
+if (config.metrics) app.use(requestMetrics(build));
 // How many proxy hops' X-Forwarded-For/-Proto to believe (0: none). X-Forwarded-Host is dropped by guardRequest.
 app.set("trust proxy", config.trustProxy);
 // First: every answer names its request id, and every line a request causes carries it.
@@ -63,12 +80,15 @@ app.use(requestIds(config.trustProxy));
 // From 256 bytes rather than the middleware's 1 KiB: the browser build splits into many small modules, which gzip to
 // about 60 % of their size; below 256 bytes the header outweighs the gain.
 app.use(compression({ threshold: 256 }));
-app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+app.use(build.publicPath, express.static(assets, { immutable: true, maxAge: "1y" }));
 // The photos (docs/photos.md): content-hashed names, so kept a year like /build/. The build's (scripts/photos.mjs) from
 // public/photos, then the owner's uploads, encoded into the database.
-app.use("/photos", express.static("public/photos", { immutable: true, maxAge: "1y", setHeaders: photoType }));
+app.use(
+  "/photos",
+  express.static(fromInstallation("public/photos"), { immutable: true, maxAge: "1y", setHeaders: photoType }),
+);
 app.use("/photos", photoFiles(config.apiHost ? undefined : services.inbox));
-app.use(express.static("public", { maxAge: "1h" }));
+app.use(express.static(fromInstallation("public"), { maxAge: "1h" }));
 // The access log names the path, never the query string (server/request-log.ts).
 app.use(accessLog());
 // Before anything that reads the request's host, method or path (Remix, the page cache): refusals are 4xx, not 500s.
@@ -82,8 +102,23 @@ app.all(
 
 const { host } = config;
 const server = createServer(serverTimeouts, app);
-shutdown = gracefulShutdown(server, { stopBackground, stopServices });
-server.listen(config.port, host, () => {
-  log.info(`[server] http://${host ?? "localhost"}:${config.port}`);
-  if (dev) void broadcastDevReady(build);
+// Prometheus' scrapes on their own listener, never the site's port; closed at the shutdown signal with the rest.
+const metrics = config.metrics ? metricsServer({ database: !config.apiHost }) : undefined;
+const stopMetrics = async () => {
+  if (!metrics?.listening) return;
+  const closed = new Promise((resolve) => metrics.close(resolve));
+  metrics.closeAllConnections();
+  await closed;
+};
+shutdown = gracefulShutdown(server, {
+  stopBackground: () => Promise.all([stopBackground(), stopMetrics()]).then(() => {}),
+  stopServices,
 });
+if (metrics && config.metrics) {
+  const { port, host } = config.metrics;
+  await listenOrExit(metrics, { area: "metrics", port, host, variables: ["METRICS_PORT", "METRICS_HOST"] });
+  log.info(`[metrics] http://${host.includes(":") ? `[${host}]` : host}:${port}/metrics`);
+}
+await listenOrExit(server, { area: "server", port: config.port, host, variables: ["PORT", "HOST"] });
+log.info(`[server] http://${host ?? "localhost"}:${config.port}`);
+if (dev) void broadcastDevReady(build);

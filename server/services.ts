@@ -6,6 +6,7 @@ import type { InboxStore } from "~/store/types";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts";
+import { siteMetrics } from "./metrics";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder";
 import { currentSite, refreshSite, startSiteContent, stopSiteContent } from "./site-content";
@@ -31,6 +32,8 @@ export function createServices(): SiteServices {
   const logins = new LoginRateLimiter(config.rateLimitLoginPerMinute, store);
   return {
     config,
+    // Counted only where they are served (METRICS_PORT).
+    metrics: config.metrics ? siteMetrics : undefined,
     inbox: currentInbox,
     channels: inboxChannels,
     wakeOutbox,

@@ -15,8 +15,8 @@ import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry, spamFeatures } from "~/enquiry/spam";
 import type { SpamJudgementRecord } from "~/store/types";
-import type { RateLimitRefusal, SiteServices } from "~/services.server";
 import { currentRequestId, log } from "~/log.server";
+import type { EnquiryMetric, RateLimitRefusal, SiteServices } from "~/services.server";
 
 /**
  * The one way an enquiry comes in, for the contact form's action and for POST /api/site/save-contact:
@@ -75,7 +75,15 @@ export async function acceptEnquiry(
       outcome.kind === "accepted" ? outcome.upstreamStatus : detail && "status" in detail ? detail.status : undefined,
     error: detail?.kind === "unreachable" ? detail.error : detail?.kind === "timeout" ? "timed out" : undefined,
   });
+  services.metrics?.enquiry(enquiryMetric(outcome, upstream === "api"));
   return outcome;
+}
+
+/** Taken (stored here, or by the API), kept aside as spam, or refused for one of a fixed set of reasons. */
+function enquiryMetric(outcome: Acceptance, forwarded: boolean): EnquiryMetric {
+  if (outcome.kind === "accepted") return { outcome: forwarded ? "forwarded" : "accepted" };
+  if (outcome.kind === "spam") return { outcome: "spam" };
+  return { outcome: "refused", reason: outcome.kind === "bot" ? "honeypot" : outcome.kind };
 }
 
 async function accept(

@@ -33,7 +33,9 @@ export type LoginOutcome =
  * gets in from there. A site-wide rate and a small hashing queue bound the work many addresses can cause.
  */
 export async function logIn(request: Request, context: AppLoadContext, now = new Date()): Promise<LoginOutcome> {
-  return attempt(request, context, now).catch(unavailable);
+  const outcome = await attempt(request, context, now).catch(unavailable);
+  context.services.metrics?.login({ step: "password", outcome: outcome.kind });
+  return outcome;
 }
 
 async function attempt(request: Request, context: AppLoadContext, now: Date): Promise<LoginOutcome> {

@@ -20,9 +20,20 @@ export type CodeOutcome =
 
 export async function checkCode(
   context: AppLoadContext,
-  { operator, store, sessionIdHash }: OperatorSession,
+  session: OperatorSession,
   typed: string,
   now = new Date(),
+): Promise<CodeOutcome> {
+  const outcome = await check(context, session, typed, now);
+  context.services.metrics?.login({ step: "code", outcome: outcome.kind });
+  return outcome;
+}
+
+async function check(
+  context: AppLoadContext,
+  { operator, store, sessionIdHash }: OperatorSession,
+  typed: string,
+  now: Date,
 ): Promise<CodeOutcome> {
   const client = context.peerAddress ? clientKey(context.peerAddress) : "unknown";
   const account = `code:${operator.id}`;

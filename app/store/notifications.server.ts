@@ -84,5 +84,21 @@ export function notificationOperations(db: SqlClient): NotificationOperations {
       const { sql, params } = restartDelivery(now.getTime(), { sql: "state = 'failed'", params: [] });
       return (await db.query(sql, params)).length;
     },
+
+    async queueByChannel() {
+      // Sent rows are most of the table and left out by the (state, next_attempt_at) index.
+      const rows = await db.query(
+        `SELECT channel, SUM(CASE WHEN state = 'pending' THEN 1 ELSE 0 END) AS pending,
+                SUM(CASE WHEN state = 'failed' THEN 1 ELSE 0 END) AS failed,
+                MIN(CASE WHEN state = 'pending' THEN window_start END) AS oldest
+         FROM notifications WHERE state IN ('pending', 'failed') GROUP BY channel ORDER BY channel`,
+      );
+      return rows.map((row) => ({
+        channel: row.channel as Channel,
+        pending: Number(row.pending),
+        failed: Number(row.failed),
+        oldestPendingSince: row.oldest === null || row.oldest === undefined ? null : time(row.oldest),
+      }));
+    },
   };
 }

@@ -91,6 +91,11 @@ export function photoOperations(db: SqlClient): PhotoOperations {
       return Number(row?.n ?? 0);
     },
 
+    async pendingRenditionCount() {
+      const [row] = await db.query("SELECT COUNT(*) AS n FROM photo_renditions WHERE state = 'pending'");
+      return Number(row?.n ?? 0);
+    },
+
     async claimRendition(leaseMs, now = new Date()) {
       const at = now.getTime();
       const token = randomUUID();

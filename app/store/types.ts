@@ -297,6 +297,16 @@ export interface NotificationOperations {
   nextDueAt(): Promise<Date | null>;
   /** Puts failed notifications back to pending, due now. Resolves with how many. */
   retryFailed(now?: Date): Promise<number>;
+  /** Per channel with any: notifications pending and failed, and since when the oldest pending one waits (metrics). */
+  queueByChannel(): Promise<ChannelQueue[]>;
+}
+
+export interface ChannelQueue {
+  channel: Channel;
+  pending: number;
+  failed: number;
+  /** When the oldest pending notification's delivery began (stored, or put back by a resend); null: none pending. */
+  oldestPendingSince: Date | null;
 }
 
 /** One channel's send of a day's spam digest, held by this process until `claimUntil`; only the holder settles it. */
@@ -658,6 +668,8 @@ export interface PhotoOperations {
   renditions(keys: readonly string[]): Promise<PhotoRendition[]>;
   /** How many renditions are ready: with the newest version's number, what every instance polls. */
   readyRenditionCount(): Promise<number>;
+  /** How many renditions wait to be encoded (the encoder's queue, every instance's uploads). */
+  pendingRenditionCount(): Promise<number>;
   /** Claims the oldest pending rendition (or one whose lease ran out) for `leaseMs`; null when none is due. */
   claimRendition(leaseMs: number, now?: Date): Promise<ClaimedRendition | null>;
   /**

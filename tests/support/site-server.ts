@@ -101,6 +101,8 @@ const siteVariables = [
   "SPAM_DIGEST_HOUR",
   "SITE_TIMEZONE",
   "LOG_FORMAT",
+  "METRICS_PORT",
+  "METRICS_HOST",
 ];
 
 /**
@@ -221,7 +223,9 @@ export async function startSite(
      * CAP_SYS_ADMIN: see pidNamespacePermitted in requirements.mjs): a container without Docker. When PID 1 exits, the kernel kills everything else in the namespace.
      */
     pidNamespace = false,
-  }: { startTimeoutMs?: number; appDir?: string; pidNamespace?: boolean } = {},
+    /** The working directory to start the built server in (default: the checkout): it must not matter. */
+    cwd,
+  }: { startTimeoutMs?: number; appDir?: string; pidNamespace?: boolean; cwd?: string } = {},
 ): Promise<SiteServer> {
   if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -237,7 +241,7 @@ export async function startSite(
       ? ["unshare", ["--pid", "--fork", "--mount-proc", process.execPath, serverEntry]]
       : [process.execPath, [serverEntry]];
   const child = spawn(command, args, {
-    cwd: appDir ?? projectRoot,
+    cwd: appDir ?? cwd ?? projectRoot,
     env: childEnv({
       PORT: String(port),
       DATABASE_URL: databaseUrl,
@@ -354,11 +358,15 @@ export async function readInbox(databaseUrl: string): Promise<ListedEnquiry[]> {
 /** Runs the built site with an environment it must refuse; resolves with its exit code and output. */
 export async function runSiteExpectingExit(
   env: Record<string, string>,
-  { timeoutMs = 20_000 } = {},
+  {
+    timeoutMs = 20_000,
+    cwd = projectRoot,
+    entry = serverEntry,
+  }: { timeoutMs?: number; cwd?: string; /** Another copy of build/server/index.js. */ entry?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   await ensureBuilt();
-  const child = spawn(process.execPath, [serverEntry], {
-    cwd: projectRoot,
+  const child = spawn(process.execPath, [entry], {
+    cwd,
     env: childEnv({ PORT: String(await freePort()), ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
