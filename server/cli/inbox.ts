@@ -13,6 +13,7 @@ import { openStoreForCommand } from "./open-store";
 import { configuredChannels } from "../outbox";
 import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
+import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
 import { isSiteCommand, runSiteCommand, siteUsage } from "./site";
 
 /**
@@ -36,7 +37,7 @@ Commands:
   spam reset       forget what it learned (it judges by its built-in corpus again)
   purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
                    it at start and daily) and say what was deleted
-${ownerUsage}${siteUsage}
+${ownerUsage}${siteUsage}${backupUsage}
 Options for list:
   --json           a JSON array
   --csv            CSV (RFC 4180, header row) for a spreadsheet
@@ -54,6 +55,8 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   if (isOwnerCommand(argv)) return runOwnerCommand(argv, io);
   // The site's published content as a file, and back (server/cli/site.ts).
   if (isSiteCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSiteCommand(argv, io);
+  // Backups of the SQLite database, and a restore (server/cli/backups.ts).
+  if (isBackupCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runBackupCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({
