@@ -302,6 +302,9 @@ describe("the server's own backups", () => {
     const cookie = login.headers["set-cookie"]![0]!.split(";")[0]!;
     const inbox = () => sendAs(publicUrl, site!.url, "/inbox", { cookie }).then((answer) => answer.text);
     expect(await inbox()).not.toContain("data-backup-notice");
+    // The privacy page says how long an erased address can remain in a backup (BACKUP_KEEP_DAILY 30, and a day).
+    const privacy = await sendAs(publicUrl, site.url, "/privacy");
+    expect(privacy.text).toContain("backups are deleted automatically, the last of them within 31 days of the erase");
 
     rmSync(where.backupDir, { recursive: true, force: true });
     await waitFor(() => site!.output().includes("BACKUP FAILED"), "a failed backup", 25_000);
