@@ -284,6 +284,55 @@ describe("a full disk", () => {
   }, 60_000);
 });
 
+/** Whether this process may make a directory immutable (chattr +i needs CAP_LINUX_IMMUTABLE: root, most CI runners). */
+const canMakeImmutable = (() => {
+  const probe = temp.dir();
+  const ok = spawnSync("chattr", ["+i", probe]).status === 0;
+  if (ok) spawnSync("chattr", ["-i", probe]);
+  return ok;
+})();
+
+describe("a backup directory that cannot be written", () => {
+  // Root ignores file modes: an immutable directory is what refuses even root a new file.
+  it.skipIf(!canMakeImmutable)("(immutable) says so and leaves the backups there as they were", async () => {
+    const where = place();
+    await fill(where.database, 2);
+    expect((await cli(where.env, ["backup"])).code).toBe(0);
+    const before = readdirSync(where.backupDir);
+    expect(spawnSync("chattr", ["+i", where.backupDir]).status).toBe(0);
+    try {
+      const refused = await cli(where.env, ["backup"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/The backup failed: this process may not write to the backup directory .*backups/);
+      expect((await cli(where.env, ["backups"])).stdout).toMatch(/2 enquiries/);
+    } finally {
+      spawnSync("chattr", ["-i", where.backupDir]);
+    }
+    expect(readdirSync(where.backupDir)).toEqual(before);
+  });
+
+  it.skipIf(!canMount)("(a read-only file system) says so; the backups there still list and restore", async () => {
+    const where = place();
+    mkdirSync(where.backupDir);
+    expect(spawnSync("mount", ["-t", "tmpfs", "-o", "size=4m,mode=700", "tmpfs", where.backupDir]).status).toBe(0);
+    try {
+      await fill(where.database, 2);
+      expect((await cli(where.env, ["backup"])).code).toBe(0);
+      const [name] = backupNames(where.backupDir);
+      expect(spawnSync("mount", ["-o", "remount,ro", where.backupDir]).status).toBe(0);
+      const refused = await cli(where.env, ["backup"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/The backup failed: the backup directory .*backups is read-only/);
+      await fill(where.database, 1);
+      const restored = await cli(where.env, ["restore", join(where.backupDir, name!)]);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(await messagesIn(where.database)).toHaveLength(2);
+    } finally {
+      spawnSync("umount", [where.backupDir]);
+    }
+  });
+});
+
 describe("the server's own backups", () => {
   it("takes one at start, logs and shows on /inbox a backup directory that went, and takes one again at the next interval", async () => {
     const where = place({ BACKUP_INTERVAL: "10s" });
