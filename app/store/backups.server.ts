@@ -1,6 +1,18 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream, readFileSync, writeFileSync, unlinkSync } from "node:fs";
-import { copyFile, mkdtemp, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -136,29 +148,25 @@ function processAlive(pid: number): boolean {
 }
 
 /** Takes the database's lock in `dir` (O_EXCL); one left by a process that is gone (kill -9 too) is taken over. */
-function takeLock(dir: string, databasePath: string, now: Date): () => void {
+async function takeLock(dir: string, databasePath: string, now: Date): Promise<() => Promise<void>> {
   const path = join(dir, lockName(databasePath));
   if (heldHere.has(path)) throw new BackupError("a backup is already being taken by this process");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), at: now.toISOString() }), {
+      await writeFile(path, JSON.stringify({ pid: process.pid, host: hostname(), at: now.toISOString() }), {
         flag: "wx",
         mode: 0o600,
       });
       heldHere.add(path);
-      return () => {
+      return async () => {
         heldHere.delete(path);
-        try {
-          unlinkSync(path);
-        } catch {
-          // gone already (the directory removed meanwhile)
-        }
+        await unlink(path).catch(() => {}); // gone already (the directory removed meanwhile)
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       let holder: { pid?: number; host?: string; at?: string } = {};
       try {
-        holder = JSON.parse(readFileSync(path, "utf8")) as typeof holder;
+        holder = JSON.parse(await readFile(path, "utf8")) as typeof holder;
       } catch {
         // unreadable or half-written: judged by its age alone
       }
@@ -168,12 +176,12 @@ function takeLock(dir: string, databasePath: string, now: Date): () => void {
         holder.host === hostname() &&
         typeof holder.pid === "number" &&
         (holder.pid === process.pid || !processAlive(holder.pid));
-      if (!(ownerGone || !(age < staleLockMs))) {
+      if (!ownerGone && age < staleLockMs) {
         throw new BackupError(
           `another backup is being taken now (process ${holder.pid ?? "?"} since ${holder.at ?? "?"}); try again in a minute`,
         );
       }
-      unlinkSync(path);
+      await unlink(path).catch(() => {});
     }
   }
   throw new BackupError("could not take the backup lock");
@@ -386,9 +394,9 @@ export async function takeBackup({
   now?: Date;
   busyTimeoutMs?: number;
 }): Promise<TakenBackup> {
-  let release: () => void;
+  let release: () => Promise<void>;
   try {
-    release = takeLock(dir, databasePath, now);
+    release = await takeLock(dir, databasePath, now);
   } catch (error) {
     if (error instanceof BackupError) throw error;
     throw new BackupError(failureWords(error, dir));
@@ -428,7 +436,7 @@ export async function takeBackup({
     // Whatever went wrong, no half-written copy stays (nor a plaintext one beside an encrypted backup).
     const leftovers = [plain, sealed, ...["-journal", "-wal", "-shm"].map((suffix) => plain + suffix)];
     await Promise.all(leftovers.map((path) => rm(path, { force: true }))).catch(() => {});
-    release();
+    await release();
   }
 }
 
@@ -493,6 +501,7 @@ export async function restoreBackup({
   key: Buffer | undefined;
   now?: Date;
 }): Promise<{ asidePath: string | null; counts: BackupCounts }> {
+  await mkdir(dirname(databasePath), { recursive: true }); // a restore onto a new, empty volume
   const ready = await readyBackup(file, key, dirname(databasePath));
   try {
     const asidePath = await setAside(databasePath, now);

@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sentLocation } from "~/enquiry/answers.server";
@@ -282,6 +282,29 @@ describe("a full disk", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(backupNames(where.backupDir)).toHaveLength(2);
   }, 60_000);
+});
+
+describe("one backup at a time", () => {
+  it("waits for a backup in progress (a live process's lock) and takes over the lock of one that died", async () => {
+    const where = place();
+    await fill(where.database, 1);
+    mkdirSync(where.backupDir);
+    const lock = join(where.backupDir, ".enquiries.backup.lock");
+    const holder = (pid: number) => JSON.stringify({ pid, host: hostname(), at: new Date().toISOString() });
+    // This test's own process is alive: its lock is a backup in progress.
+    writeFileSync(lock, holder(process.pid));
+    const refused = await cli(where.env, ["backup"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/another backup is being taken now \(process \d+ since .*\); try again in a minute/);
+    expect(backupNames(where.backupDir)).toEqual([]);
+    // A process that has exited (as after kill -9) holds nothing.
+    const gone = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+    writeFileSync(lock, holder(Number(gone.stdout.trim())));
+    const taken = await cli(where.env, ["backup"]);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(backupNames(where.backupDir)).toHaveLength(1);
+    expect(existsSync(lock)).toBe(false);
+  });
 });
 
 /** Whether this process may make a directory immutable (chattr +i needs CAP_LINUX_IMMUTABLE: root, most CI runners). */
