@@ -394,6 +394,14 @@ export async function takeBackup({
   now?: Date;
   busyTimeoutMs?: number;
 }): Promise<TakenBackup> {
+  // Never made here: opening a missing file would create an empty database where a removed one should be missed.
+  if (
+    !(await stat(databasePath).then(
+      (info) => info.isFile(),
+      () => false,
+    ))
+  )
+    throw new BackupError(`there is no database file at ${databasePath}`);
   let release: () => Promise<void>;
   try {
     release = await takeLock(dir, databasePath, now);

@@ -430,6 +430,22 @@ describe("the server's own backups", () => {
   }, 60_000);
 });
 
+describe("the commands' edges", () => {
+  it("backup refuses a database that is not there (and makes none); restore a file that is not there", async () => {
+    const where = place();
+    const missing = await cli(where.env, ["backup"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/The backup failed: there is no database file at .*enquiries\.db/);
+    expect(existsSync(where.database)).toBe(false);
+    const nothing = await cli(where.env, ["restore", join(where.backupDir, "enquiries-2026-01-01T00-00-00Z.db")]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/Nothing was restored: there is no file .*enquiries-2026-01-01T00-00-00Z\.db/);
+    expect((await cli(where.env, ["restore"])).code).toBe(2);
+    const help = await cli(where.env, ["--help"]);
+    for (const command of ["backup ", "backups ", "restore FILE"]) expect(help.stdout).toContain(command);
+  });
+});
+
 describe("PostgreSQL", () => {
   it("backup says the database is backed up with pg_dump, and points to the docs", async () => {
     const run = await cli({ DATABASE_URL: "postgres://haunt@127.0.0.1:9/haunt" }, ["backup"]);
