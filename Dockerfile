@@ -22,6 +22,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATABASE_URL=file:/app/data/enquiries.db \
     INBOX_FILE=/app/data/enquiries.jsonl \
+    BACKUP_DIR=/app/backups \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 # glibc gives freed memory back after each photo's encoding, as npm start does (docs/photos.md, "Memory").
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
@@ -31,9 +32,10 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/public ./public
 COPY --chown=node:node scripts ./scripts
 # The embedded inbox's SQLite database (used when API_HOST is not set; a v1 enquiries.jsonl here is imported at start):
-# mount a volume here to keep it.
-RUN mkdir -p /app/data && chown node:node /app/data
-VOLUME ["/app/data"]
+# mount a volume here to keep it. Its backups (docs/operating.md#backups) go to a volume of their own, so a disk that
+# dies under the data can leave them: mount that one elsewhere.
+RUN mkdir -p /app/data /app/backups && chown node:node /app/data /app/backups && chmod 700 /app/backups
+VOLUME ["/app/data", "/app/backups"]
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \

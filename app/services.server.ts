@@ -26,6 +26,21 @@ export interface SiteMetrics {
   login(metric: LoginMetric): void;
 }
 
+/** The server's backups of its SQLite inbox (server/backups.ts), for the Enquiries page and the metrics. */
+export interface BackupStatus {
+  /** BACKUP_INTERVAL in milliseconds. */
+  intervalMs: number;
+  /** When this process last tried one, and whether it worked (null: not tried yet). */
+  lastAttemptAt: Date | null;
+  ok: boolean | null;
+  /** Why the last attempt failed, in words (null when it worked). */
+  error: string | null;
+  lastSuccessAt: Date | null;
+  /** The newest backup in BACKUP_DIR (taken by this process, an earlier one or the command), and its age now. */
+  newestBackupAt: Date | null;
+  newestBackupAgeMs: number | null;
+}
+
 /**
  * What the running process lends the app: built once by the server wing (server/services.ts) and handed to every
  * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
@@ -54,4 +69,6 @@ export interface SiteServices {
   siteContent(): SiteSnapshot;
   /** After a publish here: reads the newest version now, so this instance shows it on its next request. */
   sitePublished(): Promise<void>;
+  /** The backups' state; null when this server takes none (optional: tests). */
+  backupStatus?(): BackupStatus | null;
 }

@@ -1,5 +1,5 @@
 import { ConfigError, parseConfig, type Config } from "~/config.server";
-import { log, setLogFormat } from "~/log.server";
+import { log, logFormats, setLogFormat, type LogFormat } from "~/log.server";
 
 let config: Config | undefined;
 
@@ -16,6 +16,9 @@ export function getConfig(): Config {
     return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
+    // The refusal in the format asked for, when LOG_FORMAT itself is one (another variable was the wrong one).
+    const format = process.env.LOG_FORMAT?.trim();
+    if (logFormats.includes(format as LogFormat)) setLogFormat(format as LogFormat);
     log.error(error.message);
     process.exit(1);
   }

@@ -9,6 +9,7 @@ import type { Channel, ChannelQueue } from "~/store/types";
 import { currentInbox, inboxChannels } from "./database";
 import { serverTimeouts } from "./shutdown";
 import { log } from "~/log.server";
+import { backupStatus } from "./backups";
 
 /**
  * The process's metrics in Prometheus' text format (docs/operating.md#metrics), served by their own listener on
@@ -50,19 +51,28 @@ const loginThrottles = new Counter({
   labelNames: ["step", "reason"] as const,
   registers: [registry],
 });
-const backupLastSuccess = new Gauge({
+// Read from the backups' state at each scrape (server/backups.ts); absent, not 0, while backups are off or nothing is
+// known yet: 0 would read as "the last backup failed".
+new Gauge({
   name: `${prefix}backup_last_success_timestamp_seconds`,
   help: "When the newest good backup was taken (Unix time); absent while backups are off or none is known.",
   registers: [registry],
-});
-const backupLastResult = new Gauge({
+  collect() {
+    const taken = backupStatus()?.newestBackupAt;
+    if (taken) this.set(taken.getTime() / 1000);
+    else this.remove();
+  },
+}).remove();
+new Gauge({
   name: `${prefix}backup_last_result`,
   help: "The last backup attempt's result: 1 ok, 0 failed; absent while backups are off or none was tried.",
   registers: [registry],
-});
-// Absent, not 0, until the backups say something: 0 would read as "the last backup failed".
-backupLastSuccess.remove();
-backupLastResult.remove();
+  collect() {
+    const ok = backupStatus()?.ok;
+    if (ok === true || ok === false) this.set(ok ? 1 : 0);
+    else this.remove();
+  },
+}).remove();
 
 /** The database's view, read once per scrape for every gauge that needs it; null when it did not answer. */
 interface QueueReading {
@@ -175,20 +185,6 @@ export const siteMetrics: SiteMetrics = {
       loginThrottles.inc({ step, reason: outcome });
   },
 };
-
-/**
- * For the backup module: each attempt's outcome (`at`: when it finished). A success also moves the last success's
- * time; a failure leaves it at the last good one.
- */
-export function recordBackup({ ok, at }: { ok: boolean; at: Date }): void {
-  backupLastResult.set(ok ? 1 : 0);
-  if (ok) backupLastSuccess.set(at.getTime() / 1000);
-}
-
-/** For the backup module at start: the newest good backup already on disk, before any attempt of this process. */
-export function recordLastGoodBackup(at: Date): void {
-  backupLastSuccess.set(at.getTime() / 1000);
-}
 
 /** What the labels need of the Remix build (ServerBuild): its route manifest and where its assets are served. */
 interface RoutedBuild {

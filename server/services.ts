@@ -3,6 +3,7 @@ import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
 import type { InboxStore } from "~/store/types";
+import { backupStatus, startBackups, stopBackups } from "./backups";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts";
@@ -44,6 +45,7 @@ export function createServices(): SiteServices {
     loginHashes: createLoginHashGate(),
     siteContent: currentSite,
     sitePublished: refreshSite,
+    backupStatus: () => backupStatus(),
   };
 }
 
@@ -72,6 +74,7 @@ export async function startServices(): Promise<void> {
     startSpamDigest(store, config);
     startLoginAlerts(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
+    startBackups(config);
   };
   await Promise.race([startInbox(config, notifications, onOpen), waited]);
   clearTimeout(timer);
@@ -84,7 +87,7 @@ export async function startServices(): Promise<void> {
  */
 export async function stopBackground(): Promise<void> {
   stopSiteContent();
-  await Promise.all([stopOutbox(), stopSpamDigest(), stopLoginAlerts(), stopPhotoEncoder()]);
+  await Promise.all([stopOutbox(), stopSpamDigest(), stopLoginAlerts(), stopPhotoEncoder(), stopBackups()]);
 }
 
 /** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */

@@ -33,8 +33,12 @@ export const privacyPage = {
       .filter(Boolean)
       .join(" "),
   erasureHeading: "Having it erased",
-  /** `overwrittenAtOnce`: SQLite overwrites deleted rows at the erase; PostgreSQL reuses their space later. */
-  erasure: (overwrittenAtOnce: boolean) =>
+  /**
+   * `overwrittenAtOnce`: SQLite overwrites deleted rows at the erase; PostgreSQL reuses their space later.
+   * `backupDays`: the longest the site's own backups keep an erased enquiry (BACKUP_KEEP_DAILY); null when the
+   * database's backups are made outside the site (PostgreSQL).
+   */
+  erasure: (overwrittenAtOnce: boolean, backupDays: number | null) =>
     [
       "Send us a message through the contact form, from the e-mail address you used, and ask us to erase your data.",
       "We delete every enquiry from that address, with every record of its notifications.",
@@ -45,7 +49,12 @@ export const privacyPage = {
       "We keep only a keyed fingerprint of the address, from which the address cannot be read back, so that an old " +
         "copy of our inbox can never bring your enquiries back.",
       "The copies e-mailed or posted to our team when your enquiry arrived are not in the site: we delete those by " +
-        "hand. A backup made before the erase keeps your enquiry until that backup is deleted. We confirm by e-mail.",
+        "hand.",
+      backupDays === null
+        ? "A backup made before the erase keeps your enquiry until that backup is deleted."
+        : `A backup made before the erase keeps your enquiry until that backup is deleted: backups are deleted ` +
+          `automatically, the last of them within ${backupDays} ${backupDays === 1 ? "day" : "days"} of the erase.`,
+      "We confirm by e-mail.",
     ].join(" "),
   contactLink: "Write to us",
 } as const;

@@ -7,6 +7,7 @@ import { inboxCopy } from "~/content/inbox";
 import { absoluteTime, timeAgo } from "~/owner/format";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { pageSize, placeQuery, readPlace } from "~/owner/query";
+import { backupNotice } from "~/owner/backup-notice";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { staleSeasonYear } from "~/site-content/editor.server";
@@ -28,14 +29,17 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
     store.folderCounts(place.search),
   ]);
   const erased = Number.parseInt(url.searchParams.get("erased") ?? "", 10);
+  const now = new Date();
   return data(
     shownToOwner({
       operator: operator.email,
       place,
       counts,
       hasMore,
-      now: new Date(),
+      now,
       staleSeason: staleSeasonYear(context),
+      // A backup that failed or is too old: the owner is the one most likely to see it (server/backups.ts).
+      backup: backupNotice(context.services.backupStatus?.(), now),
       erased: Number.isSafeInteger(erased) ? erased : null,
       // After an erase: the v1 file that still holds the address, which only the operator can change.
       stillInV1File: url.searchParams.get("v1") === "1" ? context.services.config.inboxFile : null,
@@ -59,7 +63,7 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
 }
 
 export default function InboxList() {
-  const { operator, place, counts, hasMore, now, items, erased, stillInV1File, staleSeason } =
+  const { operator, place, counts, hasMore, now, items, erased, stillInV1File, staleSeason, backup } =
     useLoaderData<typeof loader>();
   return (
     <InboxShell operator={operator}>
@@ -67,6 +71,14 @@ export default function InboxList() {
       <p className="mt-1 text-bone-300">{inboxCopy.list.counts(counts, place.search !== "")}</p>
       <div className="mt-4">
         <StaleSeason year={staleSeason} />
+        {backup ? (
+          <p
+            className="mb-4 rounded-md border border-ember-400 bg-night-800 px-4 py-3 text-bone-50"
+            data-backup-notice=""
+          >
+            {backup}
+          </p>
+        ) : null}
         <Notice text={erased === null ? null : inboxCopy.list.erased(erased)} />
         <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
       </div>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { Config } from "~/config.server";
 import { privacyPage } from "~/content/site";
 import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
@@ -11,18 +12,30 @@ export const meta: MetaFunction = metaFromLoader;
  * and DATABASE_URL's kind: what an erase does to the deleted bytes differs, docs/spam-and-retention.md).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { retention, notify, database } = context.services.config;
+  const { retention, notify, database, backup } = context.services.config;
   const { meta, preview } = await pageHeadFor("privacy", request, context);
   return pageData(
     {
       meta,
       overwrittenAtOnce: database?.kind !== "postgres",
+      backupDays: backupDays(backup, database?.kind === "sqlite"),
       retentionDays: retention?.retentionDays ?? 365,
       spamRetentionDays: retention?.spamRetentionDays ?? 30,
       channels: { email: Boolean(notify?.email), chat: Boolean(notify?.webhookUrl) },
     },
     preview,
   );
+}
+
+/**
+ * How long an erased enquiry can remain in the site's own backups: the daily keep window and a day
+ * (docs/configuration.md#backups), or with none, the hourly ones' span rounded up to whole days. Null on PostgreSQL: its backups are the operator's.
+ */
+function backupDays(backup: Config["backup"], sqlite: boolean): number | null {
+  if (!sqlite || !backup) return null;
+  // The first backup of the erase's day stays BACKUP_KEEP_DAILY days, and goes at the first backup after that.
+  if (backup.keepDaily > 0) return backup.keepDaily + 1;
+  return Math.max(1, Math.ceil((backup.keepHourly * (backup.intervalMs ?? 3_600_000)) / 86_400_000));
 }
 
 function Part({ heading, children }: { heading: string; children: React.ReactNode }) {
@@ -35,7 +48,7 @@ function Part({ heading, children }: { heading: string; children: React.ReactNod
 }
 
 export default function Privacy() {
-  const { retentionDays, spamRetentionDays, channels, overwrittenAtOnce } = useLoaderData<typeof loader>();
+  const { retentionDays, spamRetentionDays, channels, overwrittenAtOnce, backupDays } = useLoaderData<typeof loader>();
   const site = useSite();
   const sitePath = useSitePath();
   return (
@@ -56,7 +69,7 @@ export default function Privacy() {
         <p>{privacyPage.who(site.business.name, channels)}</p>
       </Part>
       <Part heading={privacyPage.erasureHeading}>
-        <p>{privacyPage.erasure(overwrittenAtOnce)}</p>
+        <p data-backup-days={backupDays ?? undefined}>{privacyPage.erasure(overwrittenAtOnce, backupDays)}</p>
         <p>
           <Link
             to={sitePath("/contact")}

@@ -14,6 +14,7 @@ import { configuredChannels } from "../outbox";
 import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 import { isSecretsCommand, runSecretsCommand, secretsUsage } from "./secrets";
+import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
 import { isSiteCommand, runSiteCommand, siteUsage } from "./site";
 
 /**
@@ -37,7 +38,7 @@ Commands:
   spam reset       forget what it learned (it judges by its built-in corpus again)
   purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
                    it at start and daily) and say what was deleted
-${ownerUsage}${siteUsage}${secretsUsage}
+${ownerUsage}${siteUsage}${secretsUsage}${backupUsage}
 Options for list:
   --json           a JSON array
   --csv            CSV (RFC 4180, header row) for a spreadsheet
@@ -57,6 +58,8 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   if (isSiteCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSiteCommand(argv, io);
   // Stored secrets sealed again under a new key (server/cli/secrets.ts).
   if (isSecretsCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSecretsCommand(argv, io);
+  // Backups of the SQLite database, and a restore (server/cli/backups.ts).
+  if (isBackupCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runBackupCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,5 +68,17 @@ describe("the runtime stage (build output + production dependencies only)", () =
     });
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([]);
+  });
+
+  it("takes a backup with the operator's command while the server runs (BACKUP_DIR a volume of its own)", () => {
+    const backups = join(dir, "backups-volume");
+    const result = spawnSync("npm", ["run", "--silent", "inbox", "--", "backup"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: site.databaseUrl, BACKUP_DIR: backups, BACKUP_KEY: "" },
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Backup enquiries-\S+Z\.db taken \(\d+ bytes; 0 enquiries/);
+    expect(readdirSync(backups)).toEqual([/^Backup (\S+) taken/.exec(result.stdout)![1]]);
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { honeypotField } from "~/enquiry/fields";
 import { enquiry } from "../support/enquiry";
@@ -232,6 +235,50 @@ describe("the metrics of a site with a webhook channel", () => {
     expect(site.output()).toContain("every request answered; stopped");
     await expect(fetch(metricsUrl)).rejects.toThrow();
   }, 30_000);
+});
+
+describe("the backup gauges", () => {
+  const sites: SiteServer[] = [];
+  afterAll(async () => {
+    await Promise.all(sites.map((site) => site.stop()));
+  });
+
+  async function siteWithBackups(backupDir: string) {
+    const metricsPort = await freePort();
+    const site = await startSite({ BACKUP_INTERVAL: "1h", BACKUP_DIR: backupDir, METRICS_PORT: String(metricsPort) });
+    sites.push(site);
+    return `http://127.0.0.1:${metricsPort}/metrics`;
+  }
+
+  it("show the start's backup as a success, with its time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "haunt-metrics-backups-"));
+    const url = await siteWithBackups(join(dir, "backups"));
+    let metrics = await scrape(url);
+    await waitFor(
+      async () => (metrics = await scrape(url)).value("haunt_backup_last_result") !== undefined,
+      "the start's backup to be tried",
+      30_000,
+    );
+    expect(metrics.value("haunt_backup_last_result")).toBe(1);
+    const takenAt = metrics.value("haunt_backup_last_success_timestamp_seconds")!;
+    expect(Math.abs(takenAt - Date.now() / 1000)).toBeLessThan(300);
+    expect(readdirSync(join(dir, "backups")).some((name) => name.endsWith(".db"))).toBe(true);
+  }, 60_000);
+
+  it("show a backup that failed as 0, and no last success when there is none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "haunt-metrics-backups-"));
+    // A file where the directory should be: the backup cannot be written.
+    writeFileSync(join(dir, "not-a-directory"), "");
+    const url = await siteWithBackups(join(dir, "not-a-directory", "backups"));
+    let metrics = await scrape(url);
+    await waitFor(
+      async () => (metrics = await scrape(url)).value("haunt_backup_last_result") !== undefined,
+      "the start's backup to be tried",
+      30_000,
+    );
+    expect(metrics.value("haunt_backup_last_result")).toBe(0);
+    expect(metrics.samples.get("haunt_backup_last_success_timestamp_seconds")).toBeUndefined();
+  }, 60_000);
 });
 
 describe.skipIf(!postgresAvailable)("the metrics of a site on PostgreSQL", () => {

@@ -103,6 +103,11 @@ const siteVariables = [
   "LOG_FORMAT",
   "METRICS_PORT",
   "METRICS_HOST",
+  "BACKUP_INTERVAL",
+  "BACKUP_DIR",
+  "BACKUP_KEEP_HOURLY",
+  "BACKUP_KEEP_DAILY",
+  "BACKUP_KEY",
 ];
 
 /**
@@ -132,6 +137,12 @@ export const spamDigestOff = { SPAM_DIGEST_HOUR: "off" };
  * uses this unless a test sets INBOX_REQUIRE_2FA (the second factor's own tests leave it at its default, on).
  */
 export const secondFactorOff = { INBOX_REQUIRE_2FA: "off" };
+
+/**
+ * The server's own backups off: they would add a backups/ directory beside the database of tests about other things
+ * (some read every file there). startSite uses this unless a test sets BACKUP_INTERVAL (tests/integration/backups.test.ts).
+ */
+export const backupsOff = { BACKUP_INTERVAL: "off" };
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -250,6 +261,7 @@ export async function startSite(
       ...spamFilterOff,
       ...spamDigestOff,
       ...secondFactorOff,
+      ...backupsOff,
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],
