@@ -5,6 +5,8 @@ export const inboxCopy = {
   title: "Inbox",
   /** A 503 on any inbox page while the database does not answer. */
   unavailable: "The inbox database is not reachable right now. Try again in a minute.",
+  /** A post to the CSV export (only a GET downloads it). */
+  exportMethod: "The enquiries' CSV is downloaded, not posted: press Download CSV on the enquiries page.",
   login: {
     title: "Log in to the inbox",
     heading: "Owner's inbox",
@@ -19,6 +21,10 @@ export const inboxCopy = {
       `Too many logins on this site in the last minute. Wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and try again.`,
     overloaded: "The inbox is busy checking other logins right now. Wait a few seconds and try again.",
     loggedOut: "You are logged out.",
+    /** Setting up a first factor more than ten minutes after the password (app/owner/gate.server.ts). */
+    again:
+      "To set up a second factor, type your password again: it was typed more than ten minutes ago, and there is " +
+      "no other way yet to confirm it is you.",
   },
   nav: { label: "Inbox", inbox: "Enquiries", activity: "Activity", logout: "Log out", loggedInAs: "Logged in as" },
   folders: { new: "New", handled: "Handled", spam: "Spam", all: "All" },
