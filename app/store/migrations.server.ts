@@ -312,4 +312,13 @@ export const migrations: readonly Migration[] = [
       "CREATE INDEX login_alerts_due ON login_alerts (state, next_attempt_at)",
     ],
   },
+  {
+    version: 12,
+    // Issue 31: a factor added to an account is announced like a new login (kind `passkey-added` or `codes-added`;
+    // `detail` holds the passkey's name).
+    statements: [
+      "ALTER TABLE login_alerts ADD COLUMN kind TEXT NOT NULL DEFAULT 'login'",
+      "ALTER TABLE login_alerts ADD COLUMN detail TEXT",
+    ],
+  },
 ];
