@@ -1,5 +1,7 @@
 import type { ActionFunction, ServerBuild } from "@remix-run/node";
+import { refusals } from "~/content/site";
 import { admitPost } from "~/http/admit.server";
+import { discardBody } from "~/http/body.server";
 import { bodyCapFor, readsOwnBody, takesJson } from "~/http/body-caps";
 
 /**
@@ -13,7 +15,9 @@ export function guardActions(build: ServerBuild): ServerBuild {
   for (const [id, route] of Object.entries(build.routes)) {
     const action = route.module.action;
     if (!action) {
-      routes[id] = route;
+      // A post where nothing takes one: 405 in words (Remix's own answer was its developer message on a page, or
+      // {"message":"Unexpected Server Error"} from a resource route, and an error in the log: issue 31).
+      routes[id] = { ...route, module: { ...route.module, action: refuseMethod } };
       continue;
     }
     const maxBytes = bodyCapFor(id);
@@ -24,3 +28,12 @@ export function guardActions(build: ServerBuild): ServerBuild {
   }
   return { ...build, routes };
 }
+
+/** Thrown, so that a page shows it through its error boundary (as admitPost's refusals) and a resource route sends it. */
+const refuseMethod: ActionFunction = ({ request }) => {
+  discardBody(request);
+  throw new Response(refusals.methodNotAllowed, {
+    status: 405,
+    headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+};

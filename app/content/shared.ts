@@ -83,6 +83,9 @@ export const refusals = {
   unsupportedMediaType: (expected: string) =>
     `Refused: this takes ${expected}, and what was sent is something else. Nothing was changed. Send it again from ` +
     "the page on this site.",
+  /** A post to an address that takes none (a page, a file such as the CSV export or robots.txt). */
+  methodNotAllowed:
+    "Refused: this address is opened, not posted to. Nothing was changed. Open it in the browser instead.",
   unreadableForm:
     "Refused: the form that was sent could not be read (it is cut short or malformed). Nothing was changed. Send it " +
     "again from the page on this site.",

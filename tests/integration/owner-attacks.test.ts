@@ -452,3 +452,18 @@ describe("9a. a post to the CSV export", () => {
     expect(answer.text).toContain("Download CSV");
   });
 });
+
+describe("9a. a post where nothing takes one", () => {
+  it("is a 405 in words on a page and on a resource route, never Remix's message or an error", async () => {
+    const login = await logIn(ann);
+    const cookie = goOn(await postCode(login.cookie, "/inbox"), login.cookie);
+    for (const path of ["/inbox/activity", "/about", "/healthz", "/robots.txt"]) {
+      const answer = await send(path, cookie, { method: "POST", body: { a: "b" } });
+      expect(answer.status, path).toBe(405);
+      expect(decoded(answer.text), path).toContain("Refused: this address is opened, not posted to.");
+      expect(answer.text, path).not.toMatch(/Unexpected Server Error|You made a POST request/);
+      expect(answer.headers["cache-control"], path).toContain("no-store");
+    }
+    expect(site.output()).not.toContain("did not provide an `action`");
+  });
+});
