@@ -22,5 +22,10 @@ declare module "@remix-run/server-runtime" {
     clientAddress?: string;
     /** The peer's address (req.ip: the trusted proxy's client, or the connection's peer): the login throttle's key. */
     peerAddress?: string;
+    /**
+     * The new session id this request's action moved the session to (a change of stage, app/owner/session.server.ts
+     * renewedSession): the page's loaders, which run after the action in the same request, use it, not the cookie's.
+     */
+    renewedSessionId?: string;
   }
 }

@@ -1,9 +1,12 @@
 import type { ActionFunction, ServerBuild } from "@remix-run/node";
+import { refusals } from "~/content/site";
 import { admitPost } from "~/http/admit.server";
-import { bodyCapFor, readsOwnBody } from "~/http/body-caps";
+import { discardBody } from "~/http/body.server";
+import { bodyCapFor, readsOwnBody, takesJson } from "~/http/body-caps";
 
 /**
- * Every route's action runs behind admitPost: the cross-site rule and its body cap (app/http/body-caps.ts). Wrapped
+ * Every route's action runs behind admitPost: the cross-site rule, its body cap (app/http/body-caps.ts) and a body of
+ * a type it can read. Wrapped
  * here, once for the whole route table, so that a new route cannot forget either; tests/integration/post-guard.test.ts
  * walks the same table.
  */
@@ -12,14 +15,25 @@ export function guardActions(build: ServerBuild): ServerBuild {
   for (const [id, route] of Object.entries(build.routes)) {
     const action = route.module.action;
     if (!action) {
-      routes[id] = route;
+      // A post where nothing takes one: 405 in words (Remix's own answer was its developer message on a page, or
+      // {"message":"Unexpected Server Error"} from a resource route, and an error in the log: issue 31).
+      routes[id] = { ...route, module: { ...route.module, action: refuseMethod } };
       continue;
     }
     const maxBytes = bodyCapFor(id);
-    const options = { readsOwnBody: readsOwnBody.has(id) };
+    const options = { readsOwnBody: readsOwnBody.has(id), json: takesJson.has(id) };
     const guarded: ActionFunction = async (args) =>
       action({ ...args, request: await admitPost(args.request, maxBytes, options) });
     routes[id] = { ...route, module: { ...route.module, action: guarded } };
   }
   return { ...build, routes };
 }
+
+/** Thrown, so that a page shows it through its error boundary (as admitPost's refusals) and a resource route sends it. */
+const refuseMethod: ActionFunction = ({ request }) => {
+  discardBody(request);
+  throw new Response(refusals.methodNotAllowed, {
+    status: 405,
+    headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+};

@@ -8,6 +8,8 @@ export const inboxCopy = {
   /** A server still running with the key from before `secrets rotate` (docs/operating.md#secrets-key). */
   secretsKey:
     "One-time codes cannot be checked right now: this server does not hold the key they are sealed with. Restart it with the current SECRETS_KEY.",
+  /** A post to the CSV export (only a GET downloads it). */
+  exportMethod: "The enquiries' CSV is downloaded, not posted: press Download CSV on the enquiries page.",
   login: {
     title: "Log in to the inbox",
     heading: "Owner's inbox",
@@ -22,6 +24,10 @@ export const inboxCopy = {
       `Too many logins on this site in the last minute. Wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and try again.`,
     overloaded: "The inbox is busy checking other logins right now. Wait a few seconds and try again.",
     loggedOut: "You are logged out.",
+    /** Setting up a first factor more than ten minutes after the password (app/owner/gate.server.ts). */
+    again:
+      "To set up a second factor, type your password again: it was typed more than ten minutes ago, and there is " +
+      "no other way yet to confirm it is you.",
   },
   nav: { label: "Inbox", inbox: "Enquiries", activity: "Activity", logout: "Log out", loggedInAs: "Logged in as" },
   folders: { new: "New", handled: "Handled", spam: "Spam", all: "All" },

@@ -94,6 +94,8 @@ export const securityCopy = {
       "Your device did not confirm it is you (a PIN, fingerprint or face). A passkey alone needs that to log in.",
     badRequest: "That request was not understood. Reload the page and try again.",
     sessionEnded: "Your session has ended. Log in again.",
+    stepUp:
+      "Adding a passkey cannot be undone from elsewhere, so first confirm it is you: you are taken to the code page.",
     network: "The site could not be reached. Check your connection and try again.",
     failed: "Something went wrong with the passkey. Try again.",
     login: "Log in with a passkey",
@@ -127,6 +129,7 @@ export const securityCopy = {
         "Publish again to make it public.",
       restore: "After the code you come back to the history: press Restore again.",
       export: "After the code you come back to the list: press Download CSV again to download the enquiries.",
+      security: "After the code you come back to the Security page: press the button again.",
     },
   },
   /** The Security page's sessions: where the operator is logged in. */
@@ -165,5 +168,27 @@ export const securityCopy = {
       `3. Change your password on the server: npm run inbox -- operator add ${email}`,
     ],
     securityButton: "Open the Security page",
+  },
+  /**
+   * The notification sent when a factor is added to an account (issue 31): someone holding a session could otherwise
+   * add their own and come back later without the password; it is announced on the same channels as a new login.
+   */
+  factorAlert: {
+    head: {
+      passkey: "A passkey was added to your account",
+      codes: "One-time codes were set up for your account",
+    },
+    intro: {
+      passkey: (email: string, name: string) =>
+        `A passkey named "${name}" was added to the inbox account ${email}. It can log in without the password.`,
+      codes: (email: string) =>
+        `One-time codes (an authenticator app) were set up for the inbox account ${email}. They can pass the login's second step.`,
+    },
+    steps: (securityUrl: string, email: string) => [
+      `1. Open the Security page: ${securityUrl}`,
+      "2. Remove the passkey or the one-time codes you do not know.",
+      '3. Press "Log out everywhere else".',
+      `4. Change your password on the server: npm run inbox -- operator add ${email}`,
+    ],
   },
 } as const;

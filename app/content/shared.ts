@@ -79,6 +79,16 @@ export const refusals = {
   tooLarge: (maxBytes: number) =>
     `Refused: what was sent is larger than the ${Math.round(maxBytes / 1024)} KiB this form takes. Nothing was ` +
     "kept. Shorten it and send it again.",
+  /** A body that is not a form (or, for the passkeys' exchange, not JSON): a script or tool, never this site's page. */
+  unsupportedMediaType: (expected: string) =>
+    `Refused: this takes ${expected}, and what was sent is something else. Nothing was changed. Send it again from ` +
+    "the page on this site.",
+  /** A post to an address that takes none (a page, a file such as the CSV export or robots.txt). */
+  methodNotAllowed:
+    "Refused: this address is opened, not posted to. Nothing was changed. Open it in the browser instead.",
+  unreadableForm:
+    "Refused: the form that was sent could not be read (it is cut short or malformed). Nothing was changed. Send it " +
+    "again from the page on this site.",
 } as const;
 
 /** What the link-preview image shows (the first slide's photo, or its drawn art). */

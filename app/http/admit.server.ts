@@ -1,15 +1,19 @@
 import { isCrossSiteRequest } from "~/http/cross-site";
-import { discardBody, readBodyCapped } from "~/http/body.server";
-import { tooLarge } from "~/http/form.server";
+import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
+import { formOf, tooLarge, unsupportedMediaType } from "~/http/form.server";
 import { refusals } from "~/content/site";
 
 /**
  * What every post passes before its action runs (server/actions.ts wraps each route's action with it): refused when
  * another site started it (403), and read under the route's cap (413 past it) so that no action can read a large body
- * whole. Both refusals are thrown Responses whose body is the reason in words: the error boundary shows it, on a
+ * whole, and of a type it can read (415 or 400 past that). The refusals are thrown Responses whose body is the reason in words: the error boundary shows it, on a
  * document request and on Remix's data request alike. The action gets the request back with the bytes already read.
  */
-export async function admitPost(request: Request, maxBytes: number, { readsOwnBody = false } = {}): Promise<Request> {
+export async function admitPost(
+  request: Request,
+  maxBytes: number,
+  { readsOwnBody = false, json = false }: { readsOwnBody?: boolean; json?: boolean } = {},
+): Promise<Request> {
   if (isCrossSiteRequest(request)) {
     discardBody(request);
     throw refusal(403, refusals.crossSite);
@@ -18,7 +22,18 @@ export async function admitPost(request: Request, maxBytes: number, { readsOwnBo
   if (readsOwnBody) return request;
   const body = await readBodyCapped(request, maxBytes);
   if (!body.ok) throw tooLarge(maxBytes);
+  // The body's type is checked here once for every action, as its size is: a form (or JSON, for the one route that
+  // takes it) that the action can read, else a 415 or 400 in words. An action's own formData() on text/plain or a
+  // broken multipart body threw a TypeError: a 500 (issue 31).
+  if (json) {
+    if (mediaType(request) !== "application/json") throw unsupportedMediaType("JSON (application/json)");
+  } else {
+    const form = await formOf(request, body.bytes);
+    if (form instanceof Response) throw form;
+  }
   const headers = new Headers(request.headers);
+  // Nothing sent and no type: an empty form, as formOf read it (the action's formData() needs a type).
+  if (!json && !headers.get("Content-Type")) headers.set("Content-Type", "application/x-www-form-urlencoded");
   headers.delete("Transfer-Encoding");
   headers.set("Content-Length", String(body.bytes.byteLength));
   return new Request(request.url, { method: request.method, headers, body: body.bytes, signal: request.signal });

@@ -31,3 +31,6 @@ export const readsOwnBody: ReadonlySet<string> = new Set([
   "routes/inbox.login",
   "routes/inbox.site_.photos",
 ]);
+
+/** Routes whose action takes JSON, not a form (the passkeys' exchange): admitPost checks the media type for them. */
+export const takesJson: ReadonlySet<string> = new Set(["routes/inbox.passkey"]);

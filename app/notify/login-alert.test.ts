@@ -42,6 +42,7 @@ describe("the new-login alert's words", () => {
     expect(teams).toContain('"url":"https://haunt.example/inbox/security"');
     const json = loginAlertWebhookBody("json", alert, facts) as { loginAlert: Record<string, string> };
     expect(json.loginAlert).toEqual({
+      kind: "login",
       operator: "ann_<b>@grimforge.example",
       at: "2026-10-31T22:05:00.000Z",
       browser: "Chrome on Android",
@@ -64,5 +65,24 @@ describe("the new-login alert's words", () => {
     }
     const googleChat = (loginAlertWebhookBody("googlechat", hostile, facts) as { text: string }).text;
     expect(googleChat).not.toMatch(/<!(channel|here)>/);
+  });
+
+  it("announces a passkey added, its name escaped like any text from outside, and one-time codes set up", () => {
+    const added = { ...alert, kind: "passkey-added" as const, detail: "<!channel> *key*" };
+    const mail = composeLoginAlertEmail(added, facts, {
+      to: ["owner@grimforge.example"],
+      from: "site@grimforge.example",
+    });
+    expect(mail.subject).toBe("A passkey was added to your account");
+    expect(mail.text).toContain('A passkey named "<!channel> *key*" was added to the inbox account');
+    expect(mail.text).toContain("2. Remove the passkey or the one-time codes you do not know.\n");
+    const slack = loginAlertWebhookBody("slack", added, facts) as { text: string };
+    expect(slack.text.startsWith("A passkey was added to your account\n")).toBe(true);
+    expect(slack.text).toContain("&lt;!channel&gt;");
+    const codes = composeLoginAlertEmail({ ...alert, kind: "codes-added" }, facts, {
+      to: ["owner@grimforge.example"],
+      from: "site@grimforge.example",
+    });
+    expect(codes.subject).toBe("One-time codes were set up for your account");
   });
 });

@@ -17,6 +17,7 @@ import { defaultSender, signature, type Sender } from "./sender";
  */
 
 const words = securityCopy.loginAlert;
+const factorWords = securityCopy.factorAlert;
 
 /** "Thursday 26 November 2026 at 14:05 (Europe/London)". */
 export function alertTime(at: Date, timeZone: string): string {
@@ -30,20 +31,35 @@ export interface AlertFacts {
   securityUrl: string;
 }
 
+/** The alert's head (and the e-mail's subject): a new login, or a factor added to the account. */
+export function alertHead(alert: NewLoginAlert): string {
+  if (alert.kind === "passkey-added") return factorWords.head.passkey;
+  if (alert.kind === "codes-added") return factorWords.head.codes;
+  return words.head;
+}
+
 /** The lines: head, who, when, browser, address, then what to do. Our own words and the link are never escaped. */
 export function alertLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
   const email = escape(oneLine(alert.operatorEmail, 254));
+  const factor = alert.kind === "passkey-added" || alert.kind === "codes-added";
+  // The passkey's name is whatever the session that added it typed: escaped like any text from outside.
+  const intro =
+    alert.kind === "passkey-added"
+      ? factorWords.intro.passkey(email, escape(oneLine(alert.detail ?? "", 60)))
+      : alert.kind === "codes-added"
+        ? factorWords.intro.codes(email)
+        : words.intro(email);
   return [
-    words.head,
+    alertHead(alert),
     "",
-    words.intro(email),
+    intro,
     `${words.when}: ${alertTime(alert.at, facts.timeZone)}`,
     `${words.browser}: ${escape(oneLine(alert.browser, 100))}`,
     `${words.address}: ${escape(oneLine(alert.address, 100))}`,
     "",
     words.ifYou,
     words.ifNotYou,
-    ...words.steps(facts.securityUrl, email),
+    ...(factor ? factorWords.steps(facts.securityUrl, email) : words.steps(facts.securityUrl, email)),
   ];
 }
 
@@ -61,7 +77,7 @@ export function composeLoginAlertEmail(
   return {
     from: { name: config.fromName ?? notificationCopy.fromName(sender.business.name), address: config.from },
     to: config.to,
-    subject: words.subject,
+    subject: alert.kind === "passkey-added" || alert.kind === "codes-added" ? alertHead(alert) : words.subject,
     text: `${lines.join("\n")}\n`,
     date: sentAt,
     // Should a send be repeated (a process died after the server accepted it), mail clients show it once.
@@ -105,6 +121,7 @@ export function loginAlertWebhookBody(format: WebhookFormat, alert: NewLoginAler
         content: text(alert, facts, (words) => words),
         allowed_mentions: { parse: [] as string[] },
         loginAlert: {
+          kind: alert.kind ?? "login",
           operator: alert.operatorEmail,
           at: alert.at.toISOString(),
           browser: alert.browser,

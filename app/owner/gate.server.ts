@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import type { Config } from "~/config.server";
 import { redirect } from "@remix-run/react";
 import { inboxCopy } from "~/content/inbox";
 import { log } from "~/log.server";
@@ -56,6 +57,8 @@ export interface OperatorSession {
   stage: SessionStage;
   /** When this session last passed a second factor (null: never). */
   factorAt: Date | null;
+  /** When its password was typed (the login; a change of stage keeps it). */
+  loggedInAt: Date;
 }
 
 /** Which sessions a page lets in: every page wants `full`; the Security page also `setup`, the code page `password`. */
@@ -101,7 +104,8 @@ async function requireOperator(
   requireEmbedded(context);
   const { config } = context.services;
   const store = inboxStore(context);
-  const id = sessionIdOf(request, config);
+  // An action that changed the session's stage in this request moved it to a new id (the cookie still has the old).
+  const id = context.renewedSessionId ?? sessionIdOf(request, config);
   const session = id ? await store.useSession(hashSessionId(id), sessionLimits) : null;
   if (!session || !id) {
     throw redirect(`/inbox/login${backTo(request)}`, {
@@ -116,7 +120,14 @@ async function requireOperator(
     const home = stageHome[stage];
     throw redirect(stage === "password" ? `${home}${backTo(request)}` : home, { headers: privateHeaders });
   }
-  return { operator: session.operator, store, sessionIdHash: hashSessionId(id), stage, factorAt: session.factorAt };
+  return {
+    operator: session.operator,
+    store,
+    sessionIdHash: hashSessionId(id),
+    stage,
+    factorAt: session.factorAt,
+    loggedInAt: session.createdAt,
+  };
 }
 
 /** What cannot be undone asks for the second factor again when the last one is older than this. */
@@ -133,6 +144,27 @@ export async function requireRecentFactor(session: OperatorSession, returnTo: st
   if (!(await session.store.hasSecondFactor(session.operator.id))) return;
   throw redirect(`${stageHome.password}?next=${encodeURIComponent(safeNext(returnTo))}&again=1`, {
     headers: privateHeaders,
+  });
+}
+
+/**
+ * Adding a factor (one-time codes, a passkey) asks for what removing one does (issue 31): with a factor already on
+ * the account, step-up (requireRecentFactor). Without one (the first factor, at set-up, or with INBOX_REQUIRE_2FA off)
+ * there is nothing to step up with, so the password must be fresh: typed less than `stepUpMs` ago. An older session is
+ * ended and sent to the login page, which comes back to `returnTo`; a stolen set-up cookie cannot put its own factor
+ * on the account once the owner has walked away.
+ */
+export async function requireFreshToAddFactor(
+  session: OperatorSession,
+  returnTo: string,
+  config: Config,
+  now = new Date(),
+): Promise<void> {
+  if (await session.store.hasSecondFactor(session.operator.id)) return requireRecentFactor(session, returnTo, now);
+  if (now.getTime() - session.loggedInAt.getTime() < stepUpMs) return;
+  await session.store.deleteSession(session.sessionIdHash);
+  throw redirect(`/inbox/login?next=${encodeURIComponent(safeNext(returnTo))}&again=1`, {
+    headers: { ...privateHeaders, "Set-Cookie": clearedSessionCookie(config) },
   });
 }
 

@@ -73,3 +73,32 @@ export async function noteLogin(
   }
   return browserCookie(config, id);
 }
+
+/**
+ * A factor added to the operator's account (a passkey, one-time codes) is announced on the same channels as a login
+ * from a new browser, whichever browser added it: with a stolen session someone could add their own and come back
+ * later, so the owner must hear of it (issue 31).
+ */
+export async function announceFactorAdded(
+  request: Request,
+  context: AppLoadContext,
+  operator: Pick<Operator, "email">,
+  added: { kind: "passkey-added"; name: string } | { kind: "codes-added" },
+  now = new Date(),
+): Promise<void> {
+  const channels = context.services.channels();
+  if (channels.length === 0) return;
+  await inboxStore(context).queueLoginAlert(
+    {
+      id: randomUUID(),
+      operatorEmail: operator.email,
+      at: now,
+      browser: describeBrowser(request.headers.get("User-Agent")),
+      address: context.peerAddress ? clientKey(context.peerAddress) : "unknown",
+      kind: added.kind,
+      detail: added.kind === "passkey-added" ? added.name : null,
+    },
+    channels,
+  );
+  context.services.wakeLoginAlerts?.();
+}

@@ -12,9 +12,9 @@ import { inboxCopy } from "~/content/inbox";
 import { securityCopy } from "~/content/security";
 import { clientKey } from "~/enquiry/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
-import { type OperatorSession, inboxStore, safeNext } from "~/owner/gate.server";
-import { noteLogin } from "~/owner/new-login.server";
-import { hashSessionId, newSessionId, sessionCookie, sessionIdOf } from "~/owner/session.server";
+import { type OperatorSession, inboxStore, requireFreshToAddFactor, safeNext } from "~/owner/gate.server";
+import { announceFactorAdded, noteLogin } from "~/owner/new-login.server";
+import { hashSessionId, newSessionId, renewedSession, sessionCookie, sessionIdOf } from "~/owner/session.server";
 import type { ChallengePurpose, InboxStore, Passkey } from "~/store/types";
 import { oneLine } from "~/text/safety";
 
@@ -146,7 +146,11 @@ const clientOf = (context: AppLoadContext) => (context.peerAddress ? clientKey(c
 
 // --- Adding a passkey (Security page) ---
 
+/** Adding a passkey asks for step-up (or, for the first factor, a fresh password) at both steps: issue 31. */
+const securityPage = "/inbox/security";
+
 export async function registrationOptions(context: AppLoadContext, session: OperatorSession, now = new Date()) {
+  await requireFreshToAddFactor(session, securityPage, context.services.config, now);
   const { rpID, name } = relyingParty(context);
   const { operator, store } = session;
   const existing = await store.listPasskeys(operator.id);
@@ -165,12 +169,16 @@ export async function registrationOptions(context: AppLoadContext, session: Oper
   return options;
 }
 
+/** `cookie`: the session's new id when adding the first factor changed its stage (setup → full), to set. */
 export async function finishRegistration(
   context: AppLoadContext,
   session: OperatorSession,
   request: Extract<PasskeyRequest, { purpose: "register"; step: "finish" }>,
+  httpRequest: Request,
   now = new Date(),
-): Promise<{ next: string }> {
+): Promise<{ next: string; cookie?: string }> {
+  // Checked again at the answer: the factor may have turned stale since the options.
+  await requireFreshToAddFactor(session, securityPage, context.services.config, now);
   const { operator, store, sessionIdHash, stage } = session;
   const name = oneLine(request.name, 1000).trim();
   if (!name || name.length > passkeyNameMax) throw new PasskeyRefusal(securityCopy.passkeys.nameMissing);
@@ -204,13 +212,19 @@ export async function finishRegistration(
     transports: credential.transports ?? [],
     createdAt: now,
   });
-  // Adding one proves the session has it now: a session at `setup` may go on to the inbox.
-  await store.passSecondFactor(sessionIdHash, now);
+  // Adding one is not passing one (it never makes the factor fresh: issue 31). A session at `setup` has now set up its
+  // first factor and goes on to the inbox, under a new id (a change of stage).
+  const renewed = stage === "setup" ? renewedSession(context) : undefined;
+  const setUp = renewed ? await store.finishSetup(sessionIdHash, renewed.idHash) : false;
   await store.logActivity(
     { actor: operator.email, action: "passkey added", detail: `"${name}" from ${clientOf(context)}` },
     now,
   );
-  return { next: `/inbox/security?done=${stage === "setup" ? "passkey-added-setup" : "passkey-added"}` };
+  await announceFactorAdded(httpRequest, context, operator, { kind: "passkey-added", name }, now);
+  return {
+    next: `/inbox/security?done=${stage === "setup" ? "passkey-added-setup" : "passkey-added"}`,
+    ...(setUp && renewed ? { cookie: renewed.cookie } : {}),
+  };
 }
 
 // --- Using a passkey: the login alone, or the second step / step-up ---
@@ -329,14 +343,16 @@ export async function finishVerify(
   session: OperatorSession,
   body: Extract<PasskeyRequest, { purpose: "login" | "verify"; step: "finish" }>,
   now = new Date(),
-): Promise<{ next: string }> {
-  const { store, operator, sessionIdHash } = session;
+): Promise<{ next: string; cookie?: string }> {
+  const { store, operator, sessionIdHash, stage } = session;
   const taken = await takeAnsweredChallenge(store, body.response.response.clientDataJSON, "verify", now);
   if (taken.operatorId !== operator.id) throw new PasskeyRefusal(securityCopy.passkeys.expired);
   const owned = await store.findPasskey(body.response.id);
   if (owned && owned.operatorId !== operator.id) throw new PasskeyRefusal(securityCopy.passkeys.otherOperator, 403);
   const passkey = await checkAssertion(context, store, body.response, taken.challenge, false, now);
-  await store.passSecondFactor(sessionIdHash, now);
+  // The login's second step changes the session's stage: a new id (step-up keeps it).
+  const renewed = stage === "full" ? undefined : renewedSession(context);
+  await store.passSecondFactor(sessionIdHash, now, renewed?.idHash);
   await store.logActivity(
     {
       actor: operator.email,
@@ -345,5 +361,5 @@ export async function finishVerify(
     },
     now,
   );
-  return { next: safeNext(body.next ?? null) };
+  return { next: safeNext(body.next ?? null), ...(renewed ? { cookie: renewed.cookie } : {}) };
 }

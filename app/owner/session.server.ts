@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
 import type { Config } from "~/config.server";
 
 /**
@@ -15,6 +16,17 @@ export const sessionCookieName = (config: Config) => (secure(config) ? "__Host-i
 
 export const hashSessionId = (id: string) => createHash("sha256").update(id).digest("hex");
 export const newSessionId = () => randomBytes(32).toString("base64url");
+
+/**
+ * A new id for a session changing stage (password → full, setup → full): the store moves the row to `idHash`, the
+ * browser gets `cookie`, and a copy of the old id taken before opens nothing afterwards (issue 31).
+ */
+export function renewedSession(context: AppLoadContext): { idHash: string; cookie: string } {
+  const id = newSessionId();
+  // The loaders that run after this action in the same request (a page's data) find the session under its new id.
+  context.renewedSessionId = id;
+  return { idHash: hashSessionId(id), cookie: sessionCookie(context.services.config, id) };
+}
 
 export function sessionCookie(config: Config, id: string): string {
   const maxAge = Math.floor(sessionLimits.maxAgeMs / 1000);

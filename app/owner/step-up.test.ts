@@ -8,10 +8,10 @@ describe("stepUpReason", () => {
     expect(stepUpReason(stepUpReturn.restore)).toBe("restore");
     expect(stepUpReason(stepUpReturn.export("?folder=handled&q=bats"))).toBe("export");
     expect(stepUpReason(stepUpReturn.export(""))).toBe("export");
+    expect(stepUpReason(stepUpReturn.security)).toBe("security");
   });
 
   it("names nothing for other pages", () => {
-    expect(stepUpReason("/inbox/security")).toBeNull();
     expect(stepUpReason("/inbox/0190a-b")).toBeNull();
     expect(stepUpReason("/inbox/site/photos")).toBeNull();
     expect(stepUpReason("/about?preview")).toBeNull();

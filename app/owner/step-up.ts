@@ -3,7 +3,7 @@
  * the code page goes back to (`next`), so the page can say what happens after the code (app/owner/gate.server.ts
  * requireRecentFactor builds the address; the pages below choose `next`).
  */
-export type StepUpReason = "erase" | "publish" | "restore" | "export";
+export type StepUpReason = "erase" | "publish" | "restore" | "export" | "security";
 
 /** Where each step-up sends the owner back to, once the code is accepted. */
 export const stepUpReturn = {
@@ -12,6 +12,8 @@ export const stepUpReturn = {
   /** The Site page, with the draft saved before the code page (and it says so). */
   publish: "/inbox/site?done=saved",
   restore: "/inbox/site/history",
+  /** Adding or removing a passkey or one-time codes, new recovery codes. */
+  security: "/inbox/security",
   /** The list the export was asked from (its folder and search): the owner presses Download CSV again there. */
   export: (placeQuery: string) => `/inbox${placeQuery}`,
 } as const;
@@ -22,5 +24,7 @@ export function stepUpReason(next: string): StepUpReason | null {
   if (path === "/inbox/site") return "publish";
   if (path === "/inbox/site/history") return "restore";
   if (path === "/inbox" || path === "/inbox/") return "export";
+  // Adding or removing a factor, new recovery codes (the Security page).
+  if (path === "/inbox/security") return "security";
   return null;
 }

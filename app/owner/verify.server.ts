@@ -3,6 +3,7 @@ import { clientKey } from "~/enquiry/rate-limit.server";
 import { loginThrottle } from "~/owner/login.server";
 import { takeSecondFactorCode, type CodeKind } from "~/owner/one-time-codes.server";
 import type { OperatorSession } from "~/owner/gate.server";
+import { renewedSession } from "~/owner/session.server";
 
 /**
  * The second step, and step-up: a code typed on the code page. Codes are throttled like passwords (counted per
@@ -16,7 +17,10 @@ export const codeThrottle = { perClient: loginThrottle.failures, perOperator: 20
 const everyClient = "*";
 
 export type CodeOutcome =
-  { kind: "ok"; used: CodeKind } | { kind: "wrong" } | { kind: "throttled"; retryAfterSeconds: number };
+  /** `cookie`: the session's new id when the code changed its stage (the login's second step), to set. */
+  | { kind: "ok"; used: CodeKind; cookie?: string }
+  | { kind: "wrong" }
+  | { kind: "throttled"; retryAfterSeconds: number };
 
 export async function checkCode(
   context: AppLoadContext,
@@ -31,7 +35,7 @@ export async function checkCode(
 
 async function check(
   context: AppLoadContext,
-  { operator, store, sessionIdHash }: OperatorSession,
+  { operator, store, sessionIdHash, stage }: OperatorSession,
   typed: string,
   now: Date,
 ): Promise<CodeOutcome> {
@@ -58,7 +62,10 @@ async function check(
   }
   await store.refundLoginAttempt(account, client);
   await store.refundLoginAttempt(account, everyClient);
-  await store.passSecondFactor(sessionIdHash, now);
+  // The login's second step changes the session's stage: a new id, so a copy of the password step's cookie opens
+  // nothing (step-up keeps the id: no change of stage).
+  const renewed = stage === "full" ? undefined : renewedSession(context);
+  await store.passSecondFactor(sessionIdHash, now, renewed?.idHash);
   await store.logActivity(
     {
       actor: operator.email,
@@ -67,5 +74,5 @@ async function check(
     },
     now,
   );
-  return { kind: "ok", used };
+  return { kind: "ok", used, ...(renewed ? { cookie: renewed.cookie } : {}) };
 }

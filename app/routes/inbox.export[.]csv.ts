@@ -1,7 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { inboxCopy } from "~/content/inbox";
 import { enquiryCsv } from "~/owner/enquiry-csv";
 import { placeQuery, readPlace } from "~/owner/query";
-import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { asOperator, requireEmbedded, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { stepUpReturn } from "~/owner/step-up";
 import { privateHeaders } from "~/owner/headers";
 
@@ -11,6 +12,18 @@ import { privateHeaders } from "~/owner/headers";
  */
 export async function loader(args: LoaderFunctionArgs) {
   return asOperator(args, exportCsv);
+}
+
+/**
+ * A post is not how the file is asked for: a 405 in words, not stored, naming the one method there is (without an
+ * action Remix answered `{"message":"Unexpected Server Error"}` and no no-store: issue 31).
+ */
+export function action({ context }: ActionFunctionArgs) {
+  requireEmbedded(context);
+  return new Response(inboxCopy.exportMethod, {
+    status: 405,
+    headers: { ...privateHeaders, Allow: "GET", "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 async function exportCsv({ request }: LoaderFunctionArgs, session: OperatorSession) {

@@ -4,7 +4,7 @@ import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
 import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
-import { tooLargeWords } from "~/http/form.server";
+import { formRefusal } from "~/http/form.server";
 import { logIn } from "~/owner/login.server";
 import { dummyHash } from "~/owner/password.server";
 import { inboxStore, requireEmbedded, safeNext } from "~/owner/gate.server";
@@ -31,20 +31,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (session) throw redirect(safeNext(url.searchParams.get("next")), { headers: privateHeaders });
   }
   return data(
-    { next: safeNext(url.searchParams.get("next")), loggedOut: url.searchParams.get("out") === "1" },
+    {
+      next: safeNext(url.searchParams.get("next")),
+      loggedOut: url.searchParams.get("out") === "1",
+      again: url.searchParams.get("again") === "1",
+    },
     { headers: privateHeaders },
   );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await logIn(request, context).catch(async (error: unknown) => {
-    // A body over the cap: the login page again, with the reason beside the form.
-    const words = await tooLargeWords(error);
-    if (words === undefined) throw error;
-    return { kind: "too-large", words } as const;
+    // A body over the cap, or not a form: the login page again, with the reason beside the form.
+    const refused = await formRefusal(error);
+    if (refused === undefined) throw error;
+    return { kind: "refused", ...refused } as const;
   });
-  if (outcome.kind === "too-large") {
-    return data({ error: outcome.words, email: "" }, { status: 413, headers: privateHeaders });
+  if (outcome.kind === "refused") {
+    return data({ error: outcome.words, email: "" }, { status: outcome.status, headers: privateHeaders });
   }
   if (outcome.kind === "ok") {
     const headers = new Headers(privateHeaders);
@@ -72,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function InboxLogin() {
-  const { next, loggedOut } = useLoaderData<typeof loader>();
+  const { next, loggedOut, again } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
@@ -91,6 +95,10 @@ export default function InboxLogin() {
         ) : loggedOut ? (
           <p role="status" className="mb-5 text-bone-100">
             {inboxCopy.login.loggedOut}
+          </p>
+        ) : again ? (
+          <p role="status" className="mb-5 text-bone-100">
+            {inboxCopy.login.again}
           </p>
         ) : null}
         <Form method="post" className="space-y-5" aria-describedby={result?.error ? "login-error" : undefined}>

@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (body.purpose === "login") return await login(request, context, body);
     return await asOperator(
       { request, context },
-      (_args, session) => forOperator(context, session, body),
+      (_args, session) => forOperator(request, context, session, body),
       stagesFor[body.purpose],
     );
   } catch (error) {
@@ -60,9 +60,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     // No session (or one at another stage): the gate's redirect, told to the script in words with where to go.
     if (error instanceof Response && error.status >= 300 && error.status < 400) {
-      return refusal(securityCopy.passkeys.sessionEnded, 401, {
-        next: error.headers.get("Location") ?? "/inbox/login",
-      });
+      const next = error.headers.get("Location") ?? "/inbox/login";
+      // Step-up (adding a passkey with a stale factor) is no ended session: the words say where the page goes.
+      const words = next.startsWith("/inbox/verify?")
+        ? securityCopy.passkeys.stepUp
+        : securityCopy.passkeys.sessionEnded;
+      const cleared = error.headers.get("Set-Cookie");
+      return answer({ error: words, next }, 401, cleared ? { "Set-Cookie": cleared } : {});
     }
     throw error;
   }
@@ -78,11 +82,16 @@ async function login(request: Request, context: AppLoadContext, body: PasskeyReq
   return Response.json({ next }, { headers });
 }
 
-async function forOperator(context: AppLoadContext, session: OperatorSession, body: PasskeyRequest) {
+/** A finish that changed the session's stage sets its new id (and says only where to go next). */
+function withCookie({ cookie, ...rest }: { next: string; cookie?: string }) {
+  return answer(rest, 200, cookie ? { "Set-Cookie": cookie } : {});
+}
+
+async function forOperator(request: Request, context: AppLoadContext, session: OperatorSession, body: PasskeyRequest) {
   if (body.step === "options") {
     if (body.purpose === "register") return answer({ options: await registrationOptions(context, session) });
     return answer({ options: await authenticationOptions(context, "verify", session) });
   }
-  if (body.purpose === "register") return answer(await finishRegistration(context, session, body));
-  return answer(await finishVerify(context, session, body));
+  if (body.purpose === "register") return withCookie(await finishRegistration(context, session, body, request));
+  return withCookie(await finishVerify(context, session, body));
 }

@@ -8,7 +8,7 @@ import { photosEditorCopy } from "~/content/photos-editor";
 import { siteEditorCopy } from "~/content/site-editor";
 import { mediaType } from "~/http/body.server";
 import { bodyCapFor, defaultBodyCap } from "~/http/body-caps";
-import { readForm, tooLargeWords } from "~/http/form.server";
+import { formRefusal, readForm } from "~/http/form.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
@@ -104,8 +104,9 @@ async function editPhotos({ request, context }: ActionFunctionArgs, session: Ope
   try {
     form = await readForm(request, defaultBodyCap);
   } catch (error) {
-    const tooLarge = await tooLargeWords(error);
-    if (tooLarge) return answer({ refusal: tooLarge }, 413);
+    // Over the cap, not a form, or a form that cannot be read: the page again, with the reason.
+    const refused = await formRefusal(error);
+    if (refused) return answer({ refusal: refused.words }, refused.status);
     throw error;
   }
   const intent = String(form.get("intent") ?? "");

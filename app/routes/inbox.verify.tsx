@@ -52,7 +52,11 @@ async function verify({ request, context }: ActionFunctionArgs, session: Operato
   const form = await request.formData();
   const next = safeNext(String(form.get("next") ?? ""));
   const outcome = await checkCode(context, session, String(form.get("code") ?? ""));
-  if (outcome.kind === "ok") return redirect(next, { headers: privateHeaders });
+  if (outcome.kind === "ok") {
+    return redirect(next, {
+      headers: { ...privateHeaders, ...(outcome.cookie ? { "Set-Cookie": outcome.cookie } : {}) },
+    });
+  }
   if (outcome.kind === "throttled") {
     return data(
       { error: securityCopy.verify.throttled(Math.ceil(outcome.retryAfterSeconds / 60)) },

@@ -36,8 +36,20 @@ export function factorOperations(db: SqlClient, sealer: SecretsSealer = sealerWi
       return Number(row?.n ?? 0) > 0;
     },
 
-    async passSecondFactor(idHash, now = new Date()) {
-      await db.query("UPDATE sessions SET stage = 'full', factor_at = ? WHERE id_hash = ?", [now.getTime(), idHash]);
+    async passSecondFactor(idHash, now = new Date(), renewTo) {
+      await db.query("UPDATE sessions SET stage = 'full', factor_at = ?, id_hash = ? WHERE id_hash = ?", [
+        now.getTime(),
+        renewTo ?? idHash,
+        idHash,
+      ]);
+    },
+
+    async finishSetup(idHash, renewTo) {
+      const rows = await db.query(
+        "UPDATE sessions SET stage = 'full', id_hash = ? WHERE id_hash = ? AND stage = 'setup' RETURNING id_hash",
+        [renewTo, idHash],
+      );
+      return rows.length === 1;
     },
 
     async listSessions(operatorId) {

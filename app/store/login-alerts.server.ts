@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { transaction, type Params, type SqlClient } from "~/store/sql.server";
-import type { Channel, ClaimedLoginAlert, LoginAlertOperations } from "~/store/types";
+import type { Channel, ClaimedLoginAlert, LoginAlertKind, LoginAlertOperations } from "~/store/types";
 
 /**
  * The new-login alerts' side of the database (table `login_alerts`, schema v11): one row per login and channel, stored
@@ -13,6 +13,10 @@ import type { Channel, ClaimedLoginAlert, LoginAlertOperations } from "~/store/t
 export const loginAlertLeaseMs = 30_000;
 /** Settled alerts (sent or failed) are forgotten after this long: they hold an operator's address and browser. */
 const keptMs = 30 * 24 * 60 * 60_000;
+
+const alertKinds: readonly LoginAlertKind[] = ["login", "passkey-added", "codes-added"];
+const alertKind = (value: unknown): LoginAlertKind =>
+  alertKinds.includes(value as LoginAlertKind) ? (value as LoginAlertKind) : "login";
 
 export function loginAlertOperations(db: SqlClient): LoginAlertOperations {
   // PostgreSQL: a claim skips rows another instance is claiming (SQLite runs one write transaction at a time anyway).
@@ -28,14 +32,15 @@ export function loginAlertOperations(db: SqlClient): LoginAlertOperations {
   };
 
   return {
-    async queueLoginAlert({ id, operatorEmail, at, browser, address }, channels) {
+    async queueLoginAlert({ id, operatorEmail, at, browser, address, kind = "login", detail = null }, channels) {
       if (channels.length === 0) return;
       await transaction(
         db,
         channels.map((channel) => ({
-          sql: `INSERT INTO login_alerts (id, channel, operator_email, at, browser, address, state, attempts, next_attempt_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)`,
-          params: [id, channel, operatorEmail, at.getTime(), browser, address, at.getTime()],
+          sql: `INSERT INTO login_alerts
+                  (id, channel, operator_email, at, browser, address, kind, detail, state, attempts, next_attempt_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)`,
+          params: [id, channel, operatorEmail, at.getTime(), browser, address, kind, detail, at.getTime()],
         })),
       );
     },
@@ -56,7 +61,7 @@ export function loginAlertOperations(db: SqlClient): LoginAlertOperations {
           sql: `UPDATE login_alerts SET claim_token = ?, claim_until = ?, attempts = attempts + 1
                 WHERE ${due} AND (id, channel) IN (
                   SELECT id, channel FROM login_alerts WHERE ${due} ORDER BY next_attempt_at LIMIT ?${skipLocked})
-                RETURNING id, channel, operator_email, at, browser, address, attempts, claim_until`,
+                RETURNING id, channel, operator_email, at, browser, address, kind, detail, attempts, claim_until`,
           params: [token, at + loginAlertLeaseMs, at, at, at, at, limit],
         },
       ]);
@@ -67,6 +72,8 @@ export function loginAlertOperations(db: SqlClient): LoginAlertOperations {
         at: time(row.at),
         browser: String(row.browser),
         address: String(row.address),
+        kind: alertKind(row.kind),
+        detail: row.detail === null || row.detail === undefined ? null : String(row.detail),
         attempts: Number(row.attempts),
         claimToken: token,
         claimUntil: time(row.claim_until),

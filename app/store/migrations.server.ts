@@ -318,4 +318,13 @@ export const migrations: readonly Migration[] = [
     version: 12,
     statements: ["ALTER TABLE notifications ADD COLUMN request_id TEXT"],
   },
+  {
+    version: 13,
+    // Issue 31: a factor added to an account is announced like a new login (kind `passkey-added` or `codes-added`;
+    // `detail` holds the passkey's name).
+    statements: [
+      "ALTER TABLE login_alerts ADD COLUMN kind TEXT NOT NULL DEFAULT 'login'",
+      "ALTER TABLE login_alerts ADD COLUMN detail TEXT",
+    ],
+  },
 ];

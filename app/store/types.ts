@@ -361,7 +361,13 @@ export interface NewLoginAlert {
   browser: string;
   /** The client address as the login throttle counts it (an IPv6 /64). */
   address: string;
+  /** What is announced: a login from a new browser (the default), or a factor added to the account. */
+  kind?: LoginAlertKind;
+  /** The added passkey's name (kind `passkey-added`). */
+  detail?: string | null;
 }
+
+export type LoginAlertKind = "login" | "passkey-added" | "codes-added";
 
 export interface ClaimedLoginAlert extends NewLoginAlert {
   channel: Channel;
@@ -455,8 +461,16 @@ export interface FactorOperations {
   /** True when the operator has confirmed one-time codes or at least one passkey. */
   hasSecondFactor(operatorId: string): Promise<boolean>;
 
-  /** The session passed a second factor now: it becomes `full` and its factor time is now. */
-  passSecondFactor(idHash: string, now?: Date): Promise<void>;
+  /**
+   * The session passed a second factor now: it becomes `full` and its factor time is now. With `renewTo`, the session
+   * goes on under that new id hash (a change of stage): the old id opens nothing afterwards.
+   */
+  passSecondFactor(idHash: string, now?: Date, renewTo?: string): Promise<void>;
+  /**
+   * A session at `setup` whose operator has just set up a first factor: it becomes `full` under the new id hash
+   * `renewTo`, its factor time unchanged (adding a factor is not passing one). False when it was not at `setup`.
+   */
+  finishSetup(idHash: string, renewTo: string): Promise<boolean>;
   /** The operator's live sessions, most recently used first. */
   listSessions(operatorId: string): Promise<SessionSummary[]>;
   /** Ends one of the operator's sessions (none of another operator's); false when there was none. */

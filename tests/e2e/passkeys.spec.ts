@@ -86,6 +86,14 @@ test("a passkey: added at set-up, the login alone, the second step, never remove
   await expect(page).toHaveURL(`${site}/inbox`);
   await expect(page.getByText(operator.email)).toBeVisible();
 
+  // Another passkey asks for step-up first (adding one was not passing one): the code page, where the passkey passes
+  // it, then back to the Security page.
+  await open(`${site}/inbox/security`);
+  await page.getByRole("button", { name: copy.add }).click();
+  await expect(page).toHaveURL(`${site}/inbox/verify?next=%2Finbox%2Fsecurity&again=1`);
+  await open(page.url());
+  await page.getByRole("button", { name: securityCopy.verify.passkey }).click();
+  await expect(page).toHaveURL(`${site}/inbox/security`);
   // The same authenticator again: refused in words (it already holds a passkey for this account).
   await open(`${site}/inbox/security`);
   await page.getByRole("button", { name: copy.add }).click();

@@ -122,6 +122,53 @@ for (const backend of backends) {
       expect(await store.listOperators()).toEqual([]);
     });
 
+    it("a change of stage moves the session to a new id (the old opens nothing); set-up done keeps its factor time", async () => {
+      await store.putOperator("stages@example.com", "$argon2id$hash");
+      const operator = (await store.findOperator("stages@example.com"))!;
+      const limits = { idleMs: 30 * 60_000, maxAgeMs: 12 * 60 * 60_000 };
+      const owing = { ...fullSession, stage: "password" } as const;
+      await store.createSession("pw-old", operator.id, owing, at(0));
+      await store.passSecondFactor("pw-old", at(1), "pw-new");
+      expect(await store.useSession("pw-old", limits, at(2))).toBeNull();
+      const passed = (await store.useSession("pw-new", limits, at(2)))!;
+      expect(passed).toMatchObject({ stage: "full", factorAt: at(1), createdAt: at(0) });
+      // Step-up: no new id.
+      await store.passSecondFactor("pw-new", at(3));
+      expect((await store.useSession("pw-new", limits, at(4)))?.factorAt).toEqual(at(3));
+
+      await store.createSession("setup-old", operator.id, { ...fullSession, stage: "setup" }, at(0));
+      expect(await store.finishSetup("setup-old", "setup-new")).toBe(true);
+      expect(await store.useSession("setup-old", limits, at(1))).toBeNull();
+      expect(await store.useSession("setup-new", limits, at(1))).toMatchObject({ stage: "full", factorAt: null });
+      // Only a session at `setup` finishes it.
+      expect(await store.finishSetup("setup-new", "setup-newer")).toBe(false);
+      expect(await store.useSession("setup-new", limits, at(2))).not.toBeNull();
+    });
+
+    it("stores a factor added as an alert of its kind, with the passkey's name; a login alert as before", async () => {
+      await store.queueLoginAlert(
+        {
+          id: "added",
+          operatorEmail: "o@example.com",
+          at: at(0),
+          browser: "b",
+          address: "a",
+          kind: "passkey-added",
+          detail: "Laptop",
+        },
+        ["webhook"],
+      );
+      await store.queueLoginAlert(
+        { id: "login", operatorEmail: "o@example.com", at: at(1), browser: "b", address: "a" },
+        ["webhook"],
+      );
+      const claimed = await store.claimLoginAlerts(10, at(2));
+      expect(claimed.map(({ id, kind, detail }) => ({ id, kind, detail }))).toEqual([
+        { id: "added", kind: "passkey-added", detail: "Laptop" },
+        { id: "login", kind: "login", detail: null },
+      ]);
+    });
+
     it("counts login attempts per account and client atomically within the window, and starts a new one after", async () => {
       const window = 15 * 60_000;
       const count = (client: string, minute: number) => store.countLoginAttempt("owner", client, window, at(minute));

@@ -70,17 +70,32 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
     return { cookie: sessionCookie(answer.headers)!, location: answer.headers.location };
   }
 
-  /** A new operator with one passkey added at set-up; the session that added it. */
+  /** Step-up with the passkey: the session's factor is fresh for ten minutes. */
+  async function stepUp(cookie: string, authenticator: SoftAuthenticator) {
+    const options = (await exchange({ step: "options", purpose: "verify" }, cookie)).json.options as RequestOptions;
+    const passed = await exchange(
+      { step: "finish", purpose: "verify", response: authenticator.assert(options) },
+      cookie,
+    );
+    expect(passed.status, passed.text).toBe(200);
+  }
+
+  /**
+   * A new operator with one passkey added at set-up; the session that added it (under its new id: set-up done is a
+   * change of stage), its factor then passed with that passkey (adding one is not passing one).
+   */
   async function operatorWithPasskey() {
     const operator = await newOperator();
-    const { cookie, location } = await passwordLogin(operator);
-    expect(location).toBe("/inbox/security");
+    const login = await passwordLogin(operator);
+    expect(login.location).toBe("/inbox/security");
     const authenticator = new SoftAuthenticator(publicUrl);
-    const options = await exchange({ step: "options", purpose: "register" }, cookie);
+    const options = await exchange({ step: "options", purpose: "register" }, login.cookie);
     expect(options.status).toBe(200);
     const response = authenticator.register(options.json.options as CreationOptions);
-    const finished = await exchange({ step: "finish", purpose: "register", name: "Test key", response }, cookie);
+    const finished = await exchange({ step: "finish", purpose: "register", name: "Test key", response }, login.cookie);
     expect(finished.status, finished.text).toBe(200);
+    const cookie = sessionCookie(finished.headers)!;
+    await stepUp(cookie, authenticator);
     return { operator, cookie, authenticator, registration: response };
   }
 
@@ -101,10 +116,10 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
 
   it("adds a passkey at set-up (the inbox opens), logs in with it alone, and passes the second step with it", async () => {
     const operator = await newOperator();
-    const { cookie } = await passwordLogin(operator);
-    expect((await send("/inbox", { cookie })).headers.location).toBe("/inbox/security");
+    const setup = await passwordLogin(operator);
+    expect((await send("/inbox", { cookie: setup.cookie })).headers.location).toBe("/inbox/security");
 
-    const options = await exchange({ step: "options", purpose: "register" }, cookie);
+    const options = await exchange({ step: "options", purpose: "register" }, setup.cookie);
     expect(options.status).toBe(200);
     const creation = options.json.options as CreationOptions & {
       user: { id: string; name: string };
@@ -121,14 +136,23 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
     const registration = authenticator.register(creation);
     const added = await exchange(
       { step: "finish", purpose: "register", name: "Laptop", response: registration },
-      cookie,
+      setup.cookie,
     );
     expect(added.status, added.text).toBe(200);
     expect(added.json).toEqual({ next: "/inbox/security?done=passkey-added-setup" });
+    // Set-up done: a new session id, and the one from the password step opens nothing.
+    const cookie = sessionCookie(added.headers)!;
+    expect(cookie).not.toBe(setup.cookie);
     expect((await send("/inbox", { cookie })).status).toBe(200);
+    expect((await send("/inbox", { cookie: setup.cookie })).headers.location).toMatch(/^\/inbox\/login/);
     const security = await send("/inbox/security", { cookie });
     expect(security.text).toContain("Laptop");
 
+    // Adding another asks for step-up (adding one was not passing one): the new passkey passes it.
+    const asked = await exchange({ step: "options", purpose: "register" }, cookie);
+    expect(asked.status).toBe(401);
+    expect(asked.json).toEqual({ error: words.stepUp, next: "/inbox/verify?next=%2Finbox%2Fsecurity&again=1" });
+    await stepUp(cookie, authenticator);
     // Its registration again: the challenge was taken.
     const again = await exchange(
       { step: "finish", purpose: "register", name: "Again", response: registration },
@@ -182,7 +206,11 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
     );
     expect(verified.status, verified.text).toBe(200);
     expect(verified.json).toEqual({ next: "/inbox" });
-    expect((await send("/inbox", { cookie: second.cookie })).status).toBe(200);
+    // The second step is a change of stage: a new id; the password step's cookie opens nothing afterwards.
+    const whole = sessionCookie(verified.headers)!;
+    expect(whole).not.toBe(second.cookie);
+    expect((await send("/inbox", { cookie: whole })).status).toBe(200);
+    expect((await send("/inbox", { cookie: second.cookie })).headers.location).toMatch(/^\/inbox\/login/);
   });
 
   it("an accepted assertion replayed is refused: its challenge answers once", async () => {
@@ -273,13 +301,17 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
 
     // A key without user verification can be added (preferred), serves as the second step, but is no login alone.
     const operator = await newOperator();
-    const { cookie } = await passwordLogin(operator);
+    const login = await passwordLogin(operator);
     const noUv = new SoftAuthenticator(publicUrl, false);
-    const options = (await exchange({ step: "options", purpose: "register" }, cookie)).json.options as CreationOptions;
-    expect(
-      (await exchange({ step: "finish", purpose: "register", name: "Key", response: noUv.register(options) }, cookie))
-        .status,
-    ).toBe(200);
+    const options = (await exchange({ step: "options", purpose: "register" }, login.cookie)).json
+      .options as CreationOptions;
+    const added = await exchange(
+      { step: "finish", purpose: "register", name: "Key", response: noUv.register(options) },
+      login.cookie,
+    );
+    expect(added.status).toBe(200);
+    const cookie = sessionCookie(added.headers)!;
+    await stepUp(cookie, noUv);
     const alone = await exchange({ step: "finish", purpose: "login", response: noUv.assert(await loginChallenge()) });
     expect(alone.status).toBe(400);
     expect(alone.json.error).toBe(words.notVerified);

@@ -2,7 +2,9 @@ import { data } from "@remix-run/react";
 import { brand } from "~/content/shared";
 import { securityCopy } from "~/content/security";
 import { clientKey } from "~/enquiry/rate-limit.server";
-import { requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { requireFreshToAddFactor, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
+import { announceFactorAdded } from "~/owner/new-login.server";
+import { renewedSession } from "~/owner/session.server";
 import { privateHeaders } from "~/owner/headers";
 import {
   groupedSecret,
@@ -52,8 +54,8 @@ export interface CodesAnswer {
 const copy = securityCopy.codes;
 const securityPage = "/inbox/security";
 
-function answer(codes: CodesAnswer, status = 200) {
-  return data(shownToOwner({ codes }), { status, headers: privateHeaders });
+function answer(codes: CodesAnswer, status = 200, headers: Record<string, string> = {}) {
+  return data(shownToOwner({ codes }), { status, headers: { ...privateHeaders, ...headers } });
 }
 
 const from = (peerAddress: string | undefined) => `from ${peerAddress ? clientKey(peerAddress) : "unknown"}`;
@@ -62,22 +64,33 @@ function setupOf(secret: string, email: string): CodesSetup {
   return { groupedSecret: groupedSecret(secret), qrSvg: otpauthQrSvg(otpauthUri(secret, brand.name, email)) };
 }
 
-/** "Set up one-time codes": a new secret, not yet confirmed (a set-up begun before and never confirmed is replaced). */
-const start: SecurityIntent = async (_args, { operator, store }) => {
+/**
+ * "Set up one-time codes": a new secret, not yet confirmed (a set-up begun before and never confirmed is replaced).
+ * Adding a factor asks for step-up as removing one does (or, for the first factor, a fresh password).
+ */
+const start: SecurityIntent = async ({ context }, session) => {
+  const { operator, store } = session;
+  // Already on (a second tab, a resent post): said first, as it changes nothing.
+  if ((await store.totpFactor(operator.id))?.confirmedAt) return answer({ error: copy.alreadyOn }, 409);
+  await requireFreshToAddFactor(session, securityPage, context.services.config);
   const secret = newTotpSecret();
   if (!(await store.startTotp(operator.id, secret))) return answer({ error: copy.alreadyOn }, 409);
   return answer({ setup: setupOf(secret, operator.email) });
 };
 
 /**
- * "Confirm": a right code from the app turns the codes on (its step is used up: it cannot log in again), makes ten
- * recovery codes, and counts as this session's second factor, so an operator who had to set one up goes on at once.
+ * "Confirm" (step-up first, as for starting): a right code from the app turns the codes on (its step is used up: it
+ * cannot log in again), makes ten recovery codes, and is announced like a new login. It is not this session's second
+ * factor passed (adding one never makes the factor fresh: issue 31); an operator who had to set one up goes on to
+ * the inbox at once, under a new session id.
  */
-const confirm: SecurityIntent = async ({ context }, session, form) => {
+const confirm: SecurityIntent = async ({ request, context }, session, form) => {
   const { operator, store, sessionIdHash } = session;
   const pending = await store.totpFactor(operator.id);
   if (!pending) return answer({ error: copy.notStarted }, 409);
+  // A resent post after the set-up (a reload of its answer): said first, as it changes nothing.
   if (pending.confirmedAt) return answer({ error: copy.alreadyOn }, 409);
+  await requireFreshToAddFactor(session, securityPage, context.services.config);
   const typed = String(form.get("code") ?? "")
     .replace(/\s/g, "")
     .slice(0, 64);
@@ -93,12 +106,19 @@ const confirm: SecurityIntent = async ({ context }, session, form) => {
     operator.id,
     recoveryCodes.map((code) => recoveryCodeHash(operator.id, code)),
   );
-  await store.passSecondFactor(sessionIdHash, now);
+  // The first factor set up: the session's stage changes (setup → full), so it goes on under a new id.
+  const renewed = session.stage === "setup" ? renewedSession(context) : undefined;
+  const setUp = renewed ? await store.finishSetup(sessionIdHash, renewed.idHash) : false;
   await store.logActivity(
     { actor: operator.email, action: "one-time codes set up", detail: from(context.peerAddress) },
     now,
   );
-  return answer({ recoveryCodes, justSetUp: true, notice: copy.done });
+  await announceFactorAdded(request, context, operator, { kind: "codes-added" }, now);
+  return answer(
+    { recoveryCodes, justSetUp: true, notice: copy.done },
+    200,
+    setUp && renewed ? { "Set-Cookie": renewed.cookie } : {},
+  );
 };
 
 /** "Make new recovery codes": ten new ones replace every old one (step-up first). */
