@@ -137,6 +137,25 @@ function sqliteWorker() {
     return Number(row?.busy) === 0;
   };
 
+  /**
+   * A photo's bytes (issue 31): a statement with a value over 1 MiB leaves this thread's view of it, and SQLite's
+   * copies, to V8's next full collection, which a worker with little else to do may not run for several photos. One
+   * collection after such a statement (a rare owner's action) gives that memory back at once.
+   */
+  const holdsLargeBytes = (request: Request) =>
+    (request.op === "query" ? [request.statement] : request.op === "transaction" ? request.statements : []).some(
+      (statement) =>
+        (statement.params ?? []).some((value) => value instanceof Uint8Array && value.byteLength > 1 << 20),
+    );
+  let gc: (() => void) | undefined;
+  const collectGarbage = () => {
+    if (!gc) {
+      process.getBuiltinModule("node:v8").setFlagsFromString("--expose-gc");
+      gc = process.getBuiltinModule("node:vm").runInNewContext("gc") as () => void;
+    }
+    gc();
+  };
+
   parentPort!.on("message", (request: Request) => {
     try {
       checkFile();
@@ -155,6 +174,8 @@ function sqliteWorker() {
       const { message, errcode } = error as { message: string; errcode?: number };
       parentPort!.postMessage({ id: request.id, error: { message, errcode } });
     }
+    // Once this handler has returned, so that the request (and its bytes) are no longer reachable.
+    if (holdsLargeBytes(request)) setImmediate(collectGarbage);
   });
 }
 
