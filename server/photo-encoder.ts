@@ -115,7 +115,8 @@ export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { lea
             failing = false;
             if (claim) await encode(claim);
           },
-          { queueLimit: false },
+          // A collection after each: the original (25 MB at most), the working copy and the files are garbage then.
+          { queueLimit: false, release: true },
         );
       } catch (error) {
         // The database is down (or went away mid-encode): the claim runs out and is taken again later.
