@@ -1,6 +1,8 @@
 import sharp from "sharp";
 import { photoEncodingWords } from "~/content/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
+import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
+import { photoTurn } from "~/photos/turns.server";
 import type { ClaimedRendition, InboxStore } from "~/store/types";
 import { log as logger } from "~/log.server";
 
@@ -69,6 +71,12 @@ export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { lea
     const started = Date.now();
     let files = 0;
     try {
+      // Uploads are checked for this before they are stored; one stored before the limit existed is refused here.
+      const cost = decodeCost(pixelHeader(await sharp(claim.original, { limitInputPixels: false }).metadata()));
+      if (cost.bytes > photoLimits.maxDecodeBytes) {
+        log(`${claim.key}: upload ${claim.uploadId} refused (decoding it would hold ${cost.bytes} bytes)`);
+        return settle(claim, { error: photoEncodingWords.tooCostly(cost.bytes, photoLimits.maxDecodeBytes) });
+      }
       const entry = await encodeRendition(claim.original, claim.shape, claim.focus, async (file, total) => {
         if (stopped) throw new Stopped();
         if (!(await store.addRenditionFile(claim, file, total, leaseMs))) throw new ClaimLost();
@@ -99,10 +107,18 @@ export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { lea
     while (!stopped) {
       let claim: ClaimedRendition | null = null;
       try {
-        claim = await store.claimRendition(leaseMs);
-        if (failing) log("the database answers again");
-        failing = false;
-        if (claim) await encode(claim);
+        // In the process's photo turn (app/photos/turns.server.ts): an upload being checked and a rendition being
+        // encoded never decode side by side; claimed in the turn, so no claim runs out while it waits.
+        await photoTurn(
+          async () => {
+            claim = await store.claimRendition(leaseMs);
+            if (failing) log("the database answers again");
+            failing = false;
+            if (claim) await encode(claim);
+          },
+          // A collection after each: the original (25 MB at most), the working copy and the files are garbage then.
+          { queueLimit: false, release: true },
+        );
       } catch (error) {
         // The database is down (or went away mid-encode): the claim runs out and is taken again later.
         if (!failing) logger.error(`photos: cannot encode: ${(error as Error).message}`);

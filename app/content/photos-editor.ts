@@ -74,6 +74,16 @@ export const photosEditorCopy = {
       `This file is larger than ${megabytes(maxBytes)} MB. Please choose a smaller photo, or one exported at a lower quality.`,
     notImage:
       "This file is not a JPEG, PNG, WebP or AVIF photo (whatever its name says). Please choose a photo from the camera or the phone's gallery.",
+    heic: "This is a HEIC photo (an iPhone's own format), which browsers cannot show. Please send it as a JPEG: on the iPhone, Settings → Camera → Formats → “Most Compatible” takes new photos as JPEG; for this one, share it or export it as JPEG (the browser's photo picker usually converts it by itself when you choose it from Photos rather than Files).",
+    tooCostly: (kind: "strips" | "whole-png" | "whole-jpeg" | "whole", bytes: number, maxBytes: number) =>
+      `${
+        kind === "whole-png"
+          ? "This PNG is saved interlaced, so it can only be opened whole"
+          : kind === "whole-jpeg"
+            ? "This JPEG is saved progressive, so it can only be opened whole"
+            : "This WebP or AVIF image can only be opened whole"
+      }: that would take ${megabytes(bytes)} MB of memory, and the site allows ${megabytes(maxBytes)} MB for one photo. Please send it as a standard JPEG straight from the camera or phone, or a smaller picture.`,
+    busy: "Several photos are being checked right now, so this one was not taken. Please choose the photo again and send it in a minute (the alt text and place are kept).",
     tooManyPixels: (maxMegapixels: number) =>
       `This image is larger than ${maxMegapixels} megapixels, more than any camera takes. Please choose a smaller photo.`,
     unreadable: "This photo cannot be read: it may be cut short or damaged. Please choose it again or export it anew.",

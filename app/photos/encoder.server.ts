@@ -89,6 +89,10 @@ export interface PhotoHeader {
   /** As the photo is meant to be seen (EXIF orientation applied). */
   width: number;
   height: number;
+  /** As its pixels are stored, and the EXIF orientation (1-8) that turns them upright. */
+  storedWidth: number;
+  storedHeight: number;
+  orientation: number;
 }
 
 /**
@@ -107,10 +111,11 @@ export async function inspectPhoto(input: Uint8Array | string): Promise<PhotoHea
   if (!contentType || (metadata.format === "heif" && metadata.compression !== "av1"))
     throw new PhotoRefused("not-image", `a ${metadata.format} file`);
   const { width, height } = metadata.autoOrient ?? metadata;
-  if (!width || !height) throw new PhotoRefused("damaged", "no size in its header");
+  if (!width || !height || !metadata.width || !metadata.height) throw new PhotoRefused("damaged", "no size in its header");
   if (width * height > maxPixels)
     throw new PhotoRefused("too-large", `${width} x ${height} pixels`, { width, height });
-  return { contentType, width, height };
+  const orientation = metadata.orientation && metadata.orientation <= 8 ? metadata.orientation : 1;
+  return { contentType, width, height, storedWidth: metadata.width, storedHeight: metadata.height, orientation };
 }
 
 /**
@@ -145,6 +150,60 @@ export function cropAround(
     width: cropWidth,
     height: cropHeight,
   };
+}
+
+/**
+ * Where a box of the upright photo lies in its pixels as stored (before EXIF `orientation` turns them), so the crop can
+ * be cut out while the photo is decoded and only the crop's pixels turned (issue 31).
+ */
+export function storedBox(
+  box: { left: number; top: number; width: number; height: number },
+  stored: { width: number; height: number },
+  orientation: number,
+): { left: number; top: number; width: number; height: number } {
+  const { left, top, width, height } = box;
+  const W = stored.width;
+  const H = stored.height;
+  switch (orientation) {
+    case 2:
+      return { left: W - left - width, top, width, height };
+    case 3:
+      return { left: W - left - width, top: H - top - height, width, height };
+    case 4:
+      return { left, top: H - top - height, width, height };
+    case 5:
+      return { left: top, top: left, width: height, height: width };
+    case 6:
+      return { left: top, top: H - left - width, width: height, height: width };
+    case 7:
+      return { left: W - top - height, top: H - left - width, width: height, height: width };
+    case 8:
+      return { left: W - top - height, top: left, width: height, height: width };
+    default:
+      return box;
+  }
+}
+
+/** Turns stored pixels upright for an EXIF orientation (sharp's own rotate() would need the whole photo decoded). */
+export function upright(pipeline: Sharp, orientation: number): Sharp {
+  switch (orientation) {
+    case 2:
+      return pipeline.flop();
+    case 3:
+      return pipeline.rotate(180);
+    case 4:
+      return pipeline.flip();
+    case 5:
+      return pipeline.rotate(270).flop();
+    case 6:
+      return pipeline.rotate(90);
+    case 7:
+      return pipeline.rotate(90).flop();
+    case 8:
+      return pipeline.rotate(270);
+    default:
+      return pipeline;
+  }
 }
 
 /** One encoded file: its content-hashed name, type and bytes. */
@@ -193,18 +252,21 @@ export async function encodeRendition(
   const { name = uploadFileName, srcPrefix = "/photos/", social: withSocial = shape === "slide" } = options;
   const { aspect, widths: allWidths } = shapes[shape];
   const header = await inspectPhoto(input);
-  // Orientation applied first, so the crop and every size are of the photo as it is meant to be seen; one raw copy
-  // of the crop is all that is held while the sizes are encoded from it.
+  // The crop is cut out of the stored pixels and shrunk to the widest size made from it while the photo is decoded, a
+  // strip at a time (issue 31: turning the photo upright first made libvips decode all of it, 100 MB more for a
+  // 26-megapixel JPEG); only that small copy is turned upright. It is all that is held while the sizes are encoded
+  // from it: a 12-megapixel slide's copy is 2400 x 1350, 10 MB instead of 27.
   const crop = cropAround(header, aspect, focus);
-  // The kept copy is no wider than the widest size made from it (libvips streams the decode, the turn, the crop and
-  // this shrink): a 12-megapixel slide's copy is 2400 x 1350, 10 MB instead of 27.
   const largestWidth = Math.max(...allWidths);
-  const master = await sharp(input, decoding)
-    .rotate()
-    .extract(crop)
-    .resize({ width: Math.min(crop.width, largestWidth), withoutEnlargement: true })
+  const targetWidth = Math.min(crop.width, largestWidth);
+  const targetHeight = Math.max(1, Math.round((crop.height * targetWidth) / crop.width));
+  const turned = header.orientation >= 5;
+  const master = await sharp(input, { ...decoding, sequentialRead: true })
+    .extract(storedBox(crop, { width: header.storedWidth, height: header.storedHeight }, header.orientation))
+    .resize(turned ? targetHeight : targetWidth, turned ? targetWidth : targetHeight, { fit: "fill" })
     .raw()
     .toBuffer({ resolveWithObject: true })
+    .then(({ data, info }) => upright(sharp(data, { raw: info }), header.orientation).raw().toBuffer({ resolveWithObject: true }))
     .catch((error: unknown) => {
       throw refusal(error);
     });

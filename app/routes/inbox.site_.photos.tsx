@@ -14,7 +14,9 @@ import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
 import { photoLimits, photoPlaces, type PhotoPlace } from "~/photos/limits";
 import { photosPage } from "~/site-content/photos-page.server";
-import { readUpload, uploadId, type UploadProblem } from "~/photos/upload.server";
+import { checkReceived, receiveUpload, uploadId, type UploadProblem } from "~/photos/upload.server";
+import { photoTurn, PhotosBusy } from "~/photos/turns.server";
+import type { DecodeCost } from "~/photos/limits";
 import { staleMessage } from "~/site-content/editor.server";
 import { focusFrom, placePhoto, withCaptions, withPhotoAt } from "~/site-content/photo-edits";
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
@@ -74,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
 
 const isPlace = (value: string): value is PhotoPlace => (photoPlaces as readonly string[]).includes(value);
 
-function answer(returned: Partial<FormReturn>, status: number) {
+function answer(returned: Partial<FormReturn>, status: number, headers?: Record<string, string>) {
   return data(
     shownToOwner<FormReturn>({
       form: null,
@@ -85,7 +87,7 @@ function answer(returned: Partial<FormReturn>, status: number) {
       formKey: crypto.randomUUID(),
       ...returned,
     }),
-    { status, headers: privateHeaders },
+    { status, headers: headers ? { ...privateHeaders, ...headers } : privateHeaders },
   );
 }
 
@@ -118,42 +120,78 @@ async function editPhotos({ request, context }: ActionFunctionArgs, session: Ope
   return answer({ refusal: words.errors.unknownAction }, 400);
 }
 
-const problemWords = (problem: UploadProblem): string => {
+const problemWords = (problem: UploadProblem, cost?: DecodeCost): string => {
   const errors = words.errors;
   switch (problem) {
     case "tooLarge":
       return errors.tooLarge(photoLimits.maxBytes);
     case "tooManyPixels":
       return errors.tooManyPixels(photoLimits.maxPixels / 1_000_000);
+    case "tooCostly":
+      return errors.tooCostly(cost?.kind ?? "whole", cost?.bytes ?? 0, photoLimits.maxDecodeBytes);
     default:
       return errors[problem];
   }
 };
 
+/** Seconds a refused upload is asked to wait (Retry-After): about one photo's turn. */
+const busyRetrySeconds = 30;
+
 async function upload(request: Request, context: AppLoadContext, { operator, store }: OperatorSession) {
-  const read = await readUpload(request, bodyCapFor(routeId));
-  const values = { alt: read.fields.alt, place: read.fields.place };
+  const received = await receiveUpload(request, bodyCapFor(routeId));
+  const values = { alt: received.fields.alt, place: received.fields.place };
   const errors: Record<string, string> = {};
   const alt = altProblem(values.alt);
   if (alt) errors.alt = alt;
   if (!isPlace(values.place)) errors.place = words.errors.badPlace;
-  if (!read.ok) errors.photo = problemWords(read.problem);
-  if (!read.ok || Object.keys(errors).length > 0)
-    return answer({ form: "upload", values, errors }, read.ok ? 400 : read.status);
-
-  const { photo } = read;
-  const id = uploadId(photo.bytes);
-  await store.saveUpload({
-    id,
-    original: photo.bytes,
-    contentType: photo.contentType,
-    width: photo.width,
-    height: photo.height,
-    byteSize: photo.bytes.byteLength,
-    fileName: photo.fileName,
-    alt: values.alt.trim(),
-    uploadedBy: operator.email,
-  });
+  const refuse = (problem: UploadProblem, status: number, cost?: DecodeCost) => {
+    errors.photo = problemWords(problem, cost);
+    const headers = problem === "busy" ? { "Retry-After": String(busyRetrySeconds) } : undefined;
+    return answer({ form: "upload", values, errors }, status, headers);
+  };
+  if (!received.ok) return refuse(received.problem, received.status);
+  const { file } = received;
+  let id: string;
+  try {
+    if (Object.keys(errors).length > 0) {
+      // The photo is still judged (one at a time), so every problem is said at once.
+      const checked = await photoTurn(async () => {
+        const result = await checkReceived(file);
+        return result.ok ? null : result;
+      });
+      if (checked) errors.photo = problemWords(checked.problem, checked.cost);
+      return answer({ form: "upload", values, errors }, 400);
+    }
+    // Checked, read and stored in one turn: one photo's bytes in memory at a time.
+    const stored = await photoTurn(
+      async () => {
+        const checked = await checkReceived(file);
+        if (!checked.ok) return checked;
+        const { photo } = checked;
+        const uploaded = uploadId(photo.bytes);
+        await store.saveUpload({
+          id: uploaded,
+          original: photo.bytes,
+          contentType: photo.contentType,
+          width: photo.width,
+          height: photo.height,
+          byteSize: photo.bytes.byteLength,
+          fileName: photo.fileName,
+          alt: values.alt.trim(),
+          uploadedBy: operator.email,
+        });
+        return { ok: true as const, id: uploaded };
+      },
+      { release: true },
+    );
+    if (!stored.ok) return refuse(stored.problem, stored.status, stored.cost);
+    id = stored.id;
+  } catch (error) {
+    if (error instanceof PhotosBusy) return refuse("busy", 503);
+    throw error;
+  } finally {
+    await file.discard();
+  }
   const place = values.place as PhotoPlace;
   if (place === "none") return done("uploaded");
   // The draft as it is now, with this photo in its place; once more if another save landed in between.

@@ -138,10 +138,39 @@ function sqliteWorker() {
     return Number(row?.busy) === 0;
   };
 
+  /**
+   * A photo's bytes (issue 31): a statement with a value over 4 MiB (an original photo) leaves this thread's view of it,
+   * and SQLite's copies, to V8's next full collection, which a worker with little else to do may not run for several
+   * photos. One collection after a statement that wrote or read such a value (an upload stored, an original read to be
+   * encoded: rare) gives that memory back at once.
+   */
+  const large = (value: unknown) => value instanceof Uint8Array && value.byteLength > 4 << 20;
+  const holdsLargeBytes = (request: Request) =>
+    (request.op === "query" ? [request.statement] : request.op === "transaction" ? request.statements : []).some(
+      (statement) => (statement.params ?? []).some(large),
+    );
+  /** Rows (of a query, or of each statement of a transaction) with a value over 4 MiB: an original photo read. */
+  const returnsLargeBytes = (result: unknown): boolean =>
+    Array.isArray(result) &&
+    result.some((item) =>
+      Array.isArray(item)
+        ? returnsLargeBytes(item)
+        : typeof item === "object" && item !== null && Object.values(item).some(large),
+    );
+  let gc: (() => void) | undefined;
+  const collectGarbage = () => {
+    if (!gc) {
+      process.getBuiltinModule("node:v8").setFlagsFromString("--expose-gc");
+      gc = process.getBuiltinModule("node:vm").runInNewContext("gc") as () => void;
+    }
+    gc();
+  };
+
   parentPort!.on("message", (request: Request) => {
+    let result: unknown;
     try {
       checkFile();
-      const result =
+      result =
         request.op === "probe"
           ? probe()
           : request.op === "scrub"
@@ -156,6 +185,8 @@ function sqliteWorker() {
       const { message, errcode } = error as { message: string; errcode?: number };
       parentPort!.postMessage({ id: request.id, error: { message, errcode } });
     }
+    // Once this handler has returned, so that the request (and its bytes) are no longer reachable.
+    if (holdsLargeBytes(request) || returnsLargeBytes(result)) setImmediate(collectGarbage);
   });
 }
 

@@ -197,6 +197,18 @@ describe("the Photos page", () => {
       400,
     ],
     [
+      "an iPhone's HEIC photo (its ftyp box says heic), named and explained",
+      async () => {
+        const bytes = Buffer.alloc(4096);
+        bytes.writeUInt32BE(24, 0);
+        bytes.write("ftypheic", 4, "latin1");
+        bytes.write("mif1heic", 16, "latin1");
+        return { bytes, name: "IMG_0001.HEIC" };
+      },
+      words.errors.heic,
+      400,
+    ],
+    [
       "an SVG named photo.jpg",
       async () => ({
         bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
@@ -251,6 +263,13 @@ describe("the Photos page", () => {
     },
     60_000,
   );
+
+  it("says what HEIC is and how an iPhone sends a JPEG instead", () => {
+    expect(words.errors.heic).toMatch(/\bHEIC\b/);
+    expect(words.errors.heic).toContain("iPhone");
+    expect(words.errors.heic).toContain("Settings → Camera → Formats → “Most Compatible”");
+    expect(words.errors.heic).toMatch(/share it or export it as JPEG/);
+  });
 
   it("refuses an upload without alt text or with HTML in it, and a place not in the list, keeping the photo unsaved", async () => {
     const photo = await smallJpeg(400, 300, 77);

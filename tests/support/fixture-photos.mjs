@@ -164,3 +164,34 @@ export async function cameraJpeg({ width = 1600, height = 1200, seed = 11 } = {}
     )
     .toBuffer();
 }
+
+/**
+ * A large high-entropy camera JPEG (issue 31's upload memory attack): `width` x `height` of fine grain over a
+ * gradient at quality 95, so it really is as large as a 24-megapixel phone photo at its best quality (6000 x 4400 is
+ * about 25 MB, 3200 x 2300 about 6.6 MB), stored with EXIF Orientation 6 as phones do. Seeded: the same bytes every
+ * time for one seed, different ones across seeds (so uploads of several are several photos).
+ */
+export async function largeCameraJpeg({ width = 6000, height = 4400, seed = 1 } = {}) {
+  const next = random(seed);
+  const pixels = Buffer.alloc(width * height * 3);
+  let i = 0;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let c = 0; c < 3; c++, i++) pixels[i] = (((next() * 128) | 0) + ((x + y + c * 50) >> 4)) & 255;
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+}
+
+/**
+ * A decompression bomb under the pixel cap (issue 31): an interlaced (Adam7) 16-bit RGBA PNG of `width` x `height`
+ * of one flat colour. 7000 x 7000 is 49 megapixels, a few hundred KB on disk, and 392 MB once decoded: an interlaced
+ * PNG cannot be decoded row by row, so a decoder holds all of it.
+ */
+export function interlaced16BitPng(width = 7000, height = 7000) {
+  return sharp({ create: { width, height, channels: 4, background: { r: 90, g: 20, b: 120, alpha: 0.8 } } })
+    .toColourspace("rgb16")
+    .png({ progressive: true, compressionLevel: 9 })
+    .toBuffer();
+}
