@@ -54,9 +54,12 @@ async function get(path: string, headers: Record<string, string> = browser) {
 
 const htmlOf = async (response: Response) => Buffer.from(await response.arrayBuffer()).toString("utf8");
 
-/** Every header but the ones that change with the moment (Date) or the connection. */
+/**
+ * Every header but the ones that change with the moment (Date), the connection, or the request (X-Request-Id: each
+ * request's own id for the logs, never part of what a cache keeps or compares).
+ */
 const stableHeaders = (response: Response) =>
-  [...response.headers].filter(([name]) => !["date", "connection", "keep-alive"].includes(name));
+  [...response.headers].filter(([name]) => !["date", "connection", "keep-alive", "x-request-id"].includes(name));
 
 it("posts every field of the form", () => {
   expect([...enquiryFieldNames].sort()).toEqual(["email", "message", "name", "security"]);
