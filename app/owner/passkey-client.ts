@@ -19,7 +19,8 @@ const words = securityCopy.passkeys;
 
 export class PasskeyProblem extends Error {}
 
-type Exchange = { error?: string; next?: string; options?: unknown };
+/** `notice` with `next`: step-up first (the code page), no failure. */
+type Exchange = { error?: string; notice?: string; next?: string; options?: unknown };
 
 async function exchange(body: object): Promise<Exchange> {
   let response: Response;
@@ -40,6 +41,11 @@ async function exchange(body: object): Promise<Exchange> {
     throw new PasskeyProblem(answer.error ?? words.sessionEnded);
   }
   if (!response.ok || !answer) throw new PasskeyProblem(answer?.error ?? words.failed);
+  if (answer.notice && answer.next) {
+    // Asked for a code or passkey again first (step-up): the code page comes back here afterwards.
+    window.location.assign(answer.next);
+    throw new PasskeyProblem(answer.notice);
+  }
   return answer;
 }
 

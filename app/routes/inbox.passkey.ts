@@ -61,12 +61,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // No session (or one at another stage): the gate's redirect, told to the script in words with where to go.
     if (error instanceof Response && error.status >= 300 && error.status < 400) {
       const next = error.headers.get("Location") ?? "/inbox/login";
-      // Step-up (adding a passkey with a stale factor) is no ended session: the words say where the page goes.
-      const words = next.startsWith("/inbox/verify?")
-        ? securityCopy.passkeys.stepUp
-        : securityCopy.passkeys.sessionEnded;
+      // Step-up (adding a passkey with a stale factor) is no failure and no ended session: like a form's redirect to
+      // the code page, a 200 that says where the page goes now, with words to show meanwhile.
+      if (next.startsWith("/inbox/verify?")) return answer({ next, notice: securityCopy.passkeys.stepUp });
       const cleared = error.headers.get("Set-Cookie");
-      return answer({ error: words, next }, 401, cleared ? { "Set-Cookie": cleared } : {});
+      return answer({ error: securityCopy.passkeys.sessionEnded, next }, 401, cleared ? { "Set-Cookie": cleared } : {});
     }
     throw error;
   }
