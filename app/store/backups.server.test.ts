@@ -8,11 +8,14 @@ const named = (at: Date) => ({ name: backupFileName("/data/enquiries.db", at, fa
 describe("backup names", () => {
   it("sort by time and give the time back", () => {
     const at = new Date("2026-11-26T11:00:00.456Z");
-    expect(backupFileName("/data/enquiries.db", at, false)).toBe("enquiries-2026-11-26T11-00-00Z.db");
-    expect(backupFileName("/data/enquiries.db", at, true)).toBe("enquiries-2026-11-26T11-00-00Z.db.enc");
-    expect(backupTime("enquiries-2026-11-26T11-00-00Z.db.enc")).toEqual(new Date("2026-11-26T11:00:00Z"));
+    expect(backupFileName("/data/enquiries.db", at, false)).toBe("enquiries-2026-11-26T11-00-00.456Z.db");
+    expect(backupFileName("/data/enquiries.db", at, true)).toBe("enquiries-2026-11-26T11-00-00.456Z.db.enc");
+    expect(backupTime("enquiries-2026-11-26T11-00-00.456Z.db.enc")).toEqual(at);
+    // Two backups within one second keep two names (a rename onto the first would replace it).
+    const soon = new Date(at.getTime() + 1);
+    expect(backupFileName("/data/enquiries.db", soon, false)).not.toBe(backupFileName("/data/enquiries.db", at, false));
     expect(backupTime("enquiries.db")).toBeNull();
-    expect(backupTime("enquiries-2026-13-26T11-00-00Z.db")).toBeNull();
+    expect(backupTime("enquiries-2026-13-26T11-00-00.000Z.db")).toBeNull();
   });
 });
 
@@ -26,7 +29,7 @@ describe("rotation", () => {
     // Today's and yesterday's first (00:00) are among the newest 24 or daily; 30 days in all, each at midnight.
     const days = new Set([...kept].map((name) => name.slice(10, 20)));
     expect(days.size).toBe(30);
-    for (const name of daily) expect(name).toMatch(/T00-00-00Z\.db$/);
+    for (const name of daily) expect(name).toMatch(/T00-00-00\.000Z\.db$/);
     expect(kept.size).toBe(24 + daily.length);
     expect([...days].sort()[0]).toBe("2026-10-28");
   });

@@ -55,14 +55,18 @@ const stemOf = (databasePath: string) => basename(databasePath).replace(/\.(db|s
 const inProgressName = (databasePath: string) => `.${stemOf(databasePath)}.backup-in-progress.db`;
 const lockName = (databasePath: string) => `.${stemOf(databasePath)}.backup.lock`;
 
-/** `enquiries-2026-11-26T11-00-00Z.db` (`.db.enc` when encrypted): names sort by time. */
+/**
+ * `enquiries-2026-11-26T11-00-00.000Z.db` (`.db.enc` when encrypted): names sort by time. To the millisecond: two
+ * backups taken within one second (the command right after the server's) must not share a name, or the rename of the
+ * second would replace the first.
+ */
 export function backupFileName(databasePath: string, at: Date, encrypted: boolean): string {
-  const stamp = at.toISOString().slice(0, 19).replace(/:/g, "-");
+  const stamp = at.toISOString().slice(0, 23).replace(/:/g, "-");
   return `${stemOf(databasePath)}-${stamp}Z.db${encrypted ? encryptedSuffix : ""}`;
 }
 
-const namePattern = /-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d)Z\.db(\.enc)?$/;
-const stampOnly = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db(\.enc)?$/;
+const namePattern = /-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3})Z\.db(\.enc)?$/;
+const stampOnly = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.db(\.enc)?$/;
 
 /** When the backup named `name` was taken, or null when it is not a backup's name. */
 export function backupTime(name: string): Date | null {

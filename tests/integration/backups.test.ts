@@ -180,7 +180,7 @@ describe("encrypted backups (BACKUP_KEY)", () => {
     const taken = await cli(where.env, ["backup"]);
     expect(taken.code, taken.stderr).toBe(0);
     const [name] = backupNames(where.backupDir);
-    expect(name).toMatch(/^enquiries-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db\.enc$/);
+    expect(name).toMatch(/^enquiries-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.db\.enc$/);
     const bytes = readFileSync(join(where.backupDir, name!));
     expect(bytes.includes(Buffer.from("SQLite format 3"))).toBe(false);
     expect(bytes.includes(Buffer.from("filler1@example.com"))).toBe(false);
@@ -401,7 +401,7 @@ describe("the server's own backups", () => {
       ...Array.from({ length: 40 }, (_, d) => new Date(now.getTime() - (d + 2) * 86_400_000 - 5 * 3_600_000)),
     ];
     for (const at of times) writeFileSync(join(where.backupDir, backupFileName(where.database, at, false)), "x");
-    writeFileSync(join(where.backupDir, "spam-extra-2026-11-01T00-00-00Z.db"), "another database's");
+    writeFileSync(join(where.backupDir, "spam-extra-2026-11-01T00-00-00.000Z.db"), "another database's");
     const before = backupNames(where.backupDir).length;
 
     const removed = await rotateBackups(where.backupDir, where.database, { keepHourly: 24, keepDaily: 30 }, now);
@@ -412,7 +412,7 @@ describe("the server's own backups", () => {
     const days = new Set(kept.map((name) => name.slice("enquiries-".length, "enquiries-".length + 10)));
     expect(days.size).toBe(30);
     expect([...days].sort()[0]).toBe("2026-10-28");
-    expect(existsSync(join(where.backupDir, "spam-extra-2026-11-01T00-00-00Z.db"))).toBe(true);
+    expect(existsSync(join(where.backupDir, "spam-extra-2026-11-01T00-00-00.000Z.db"))).toBe(true);
 
     // A failed backup rotates nothing, even with a rotation that would keep only one: here the database is not one.
     const keptBefore = backupNames(where.backupDir);
@@ -431,9 +431,9 @@ describe("the commands' edges", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/The backup failed: there is no database file at .*enquiries\.db/);
     expect(existsSync(where.database)).toBe(false);
-    const nothing = await cli(where.env, ["restore", join(where.backupDir, "enquiries-2026-01-01T00-00-00Z.db")]);
+    const nothing = await cli(where.env, ["restore", join(where.backupDir, "enquiries-2026-01-01T00-00-00.000Z.db")]);
     expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toMatch(/Nothing was restored: there is no file .*enquiries-2026-01-01T00-00-00Z\.db/);
+    expect(nothing.stderr).toMatch(/Nothing was restored: there is no file .*enquiries-2026-01-01T00-00-00\.000Z\.db/);
     expect((await cli(where.env, ["restore"])).code).toBe(2);
     const help = await cli(where.env, ["--help"]);
     for (const command of ["backup ", "backups ", "restore FILE"]) expect(help.stdout).toContain(command);
