@@ -71,6 +71,9 @@ const logged = (outcome: string) =>
     .filter((line) => line.includes(`"outcome":"${outcome}"`));
 
 async function openStore(path: string, timeoutMs = 1_000): Promise<InboxStore> {
+  // Migrated first with time to spare (a new file takes every migration, seconds on a loaded machine); the short
+  // timeout is for what the tests hold the lock against, not for making the schema.
+  await (await openInboxStore({ kind: "sqlite", path }, { timeoutMs: 30_000 })).close();
   const store = await openInboxStore({ kind: "sqlite", path }, { timeoutMs });
   closers.push(() => store.close());
   return store;
