@@ -1,5 +1,4 @@
 import type { Config } from "~/config.server";
-import type { SiteSnapshot } from "~/site-content/snapshot.server";
 import type { Channel, InboxStore } from "~/store/types";
 
 /** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */
@@ -65,8 +64,6 @@ export interface SiteServices {
   admitLogin(): Promise<number | null>;
   /** Where logins wait for a password hash: a few at once, a short queue. */
   loginHashes: TaskGate;
-  /** The published site content this process serves (the defaults until the database has been read). */
-  siteContent(): SiteSnapshot;
   /** After a publish here: reads the newest version now, so this instance shows it on its next request. */
   sitePublished(): Promise<void>;
   /** The backups' state; null when this server takes none (optional: tests). */
