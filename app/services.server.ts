@@ -41,7 +41,7 @@ export interface BackupStatus {
 }
 
 /**
- * What the running process lends the app: built once by the server wing (server/services.ts) and handed to every
+ * What the running server gives the app: built once by server/services.ts and handed to every
  * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
  */
 export interface SiteServices {

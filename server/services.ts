@@ -17,7 +17,7 @@ import { log } from "~/log.server";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last
- * request has been answered (see main.ts), and what it lends the app through the load context. Starting checks the
+ * request has been answered (see main.ts), and what it hands the app through the load context. Starting checks the
  * environment: a bad value stops the start with a message naming the variable.
  */
 

@@ -29,7 +29,7 @@ export function clientKey(address: string): string {
 
 /**
  * Where the counts live: this process's memory, or a table in the inbox's PostgreSQL database (shared), reached through
- * the process's one pool (server/database.ts lends it).
+ * the process's one pool (server/database.ts makes it).
  */
 export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; pool: pg.Pool };
 
