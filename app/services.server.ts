@@ -1,5 +1,4 @@
 import type { Config } from "~/config.server";
-import type { SiteSnapshot } from "~/site-content/snapshot.server";
 import type { Channel, InboxStore } from "~/store/types";
 
 /** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */
@@ -42,7 +41,7 @@ export interface BackupStatus {
 }
 
 /**
- * What the running process lends the app: built once by the server wing (server/services.ts) and handed to every
+ * What the running server gives the app: built once by server/services.ts and handed to every
  * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
  */
 export interface SiteServices {
@@ -65,8 +64,6 @@ export interface SiteServices {
   admitLogin(): Promise<number | null>;
   /** Where logins wait for a password hash: a few at once, a short queue. */
   loginHashes: TaskGate;
-  /** The published site content this process serves (the defaults until the database has been read). */
-  siteContent(): SiteSnapshot;
   /** After a publish here: reads the newest version now, so this instance shows it on its next request. */
   sitePublished(): Promise<void>;
   /** The backups' state; null when this server takes none (optional: tests). */

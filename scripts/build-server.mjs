@@ -1,4 +1,4 @@
-// Bundles the process wing (server/) into build/server/: index.js (npm start) and cli.js (npm run inbox). npm
+// Bundles the server (server/) into build/server/: index.js (npm start) and cli.js (npm run inbox). npm
 // packages stay external (node_modules is there at run time); the app's modules (~/...) are bundled in. Each entry
 // checks the Node.js version before the rest of its code is loaded (a separate chunk).
 import { rmSync } from "node:fs";

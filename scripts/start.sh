@@ -17,7 +17,7 @@ if [ "$(cat "$install_stamp" 2>/dev/null)" != "$install_key" ]; then
   echo "$install_key" >"$install_stamp"
 fi
 
-# What the build reads: the app, the process wing, public files (not the built ones), the build configuration.
+# What the build reads: the app, the server (server/), public files (not the built ones), the build configuration.
 build_key="$install_key $(
   {
     find app server public -type f -not -path 'public/build/*' -print0 | sort -z | xargs -0 sha256sum

@@ -5,7 +5,7 @@ let config: Config | undefined;
 
 /**
  * The process's configuration: the first call reads process.env (app/config.server.ts checks every variable) and
- * exits the process when a value is invalid, naming the variable. The server lends it to the app as
+ * exits the process when a value is invalid, naming the variable. The server hands it to the app as
  * `context.services.config`; `npm run inbox` reads it here too.
  */
 export function getConfig(): Config {

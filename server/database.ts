@@ -118,7 +118,7 @@ export async function stopInbox(): Promise<void> {
   store = undefined;
   opening = undefined;
   await open?.close();
-  // After the store: the pool is the process's, lent to the store and the rate limits, which are done by now.
+  // After the store: the pool is the process's, shared by the store and the rate limits, which are done by now.
   const shared = pool;
   pool = undefined;
   await shared?.end();

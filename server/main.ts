@@ -17,6 +17,7 @@ import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
 import { accessLog, requestIds } from "./request-log";
 import { createServices, startServices, stopBackground, stopServices } from "./services";
+import { currentSite } from "./site-content";
 import { gracefulShutdown, serverTimeouts, type GracefulShutdown } from "./shutdown";
 
 /**
@@ -61,7 +62,7 @@ if (!existsSync(assets)) {
 const services = createServices();
 // A page shows one generation of the site's content: a publish or a photo encoded since (here or on another instance)
 // retires the kept ones.
-const pageCache = new PageCache(undefined, undefined, () => services.siteContent().generation);
+const pageCache = new PageCache(undefined, undefined, () => currentSite().generation);
 await startServices();
 
 /** Express 4's type table predates AVIF. */

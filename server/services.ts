@@ -1,4 +1,5 @@
-import { createEnquiryRateLimiter, type RateLimitStore } from "~/enquiry/rate-limit.server";
+import { createEnquiryRateLimiter } from "~/enquiry/rate-limit.server";
+import type { RateLimitStore } from "~/http/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
@@ -10,13 +11,13 @@ import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-aler
 import { siteMetrics } from "./metrics";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder";
-import { currentSite, refreshSite, startSiteContent, stopSiteContent } from "./site-content";
+import { refreshSite, startSiteContent, stopSiteContent } from "./site-content";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest";
 import { log } from "~/log.server";
 
 /**
  * What the server process runs besides answering requests, started before it listens and stopped after the last
- * request has been answered (see main.ts), and what it lends the app through the load context. Starting checks the
+ * request has been answered (see main.ts), and what it hands the app through the load context. Starting checks the
  * environment: a bad value stops the start with a message naming the variable.
  */
 
@@ -43,7 +44,6 @@ export function createServices(): SiteServices {
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
-    siteContent: currentSite,
     sitePublished: refreshSite,
     backupStatus: () => backupStatus(),
   };

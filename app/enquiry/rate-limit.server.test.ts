@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { enquiryMessages } from "~/content/site";
-import { clientKey, EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
+import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 
 describe("clientKey", () => {
   it.each([

@@ -1,19 +1,12 @@
 import { inboxCopy } from "~/content/inbox";
 
 /**
- * How the inbox writes times and a sender's errors, the same on the server and in the browser: times are in UTC
- * and "ago" is counted from the server's `now`, so the hydrated page reads exactly like the served one.
+ * How the inbox writes how long ago something was and a sender's errors, the same on the server and in the browser:
+ * "ago" is counted from the server's `now`, so the hydrated page reads exactly like the served one (the moment itself:
+ * app/text/time.ts).
  */
 
 const words = inboxCopy.time;
-
-const absolute = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
-
-export const absoluteTime = (at: Date) => `${absolute.format(at)} UTC`;
 
 export function timeAgo(at: Date, now: Date): string {
   const seconds = Math.round((now.getTime() - at.getTime()) / 1000);

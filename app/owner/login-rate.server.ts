@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { ensureTable, makeLimiter, secondsUntilFree, type RateLimitStore } from "~/enquiry/rate-limit.server";
+import { ensureTable, makeLimiter, secondsUntilFree, type RateLimitStore } from "~/http/rate-limit.server";
 
 /**
  * Logins per minute for the whole site (RATE_LIMIT_LOGIN_PER_MINUTE), counted like the enquiry limits: in the inbox's

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { clientKey } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 import { loginHashing } from "~/owner/hash-gate.server";
 import { deriveOnHashThread } from "~/owner/hash-thread.server";
 import { bodyCapFor } from "~/http/body-caps";

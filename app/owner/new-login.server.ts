@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { Config } from "~/config.server";
-import { clientKey } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
 import type { Operator } from "~/store/types";
 import { inboxStore } from "~/owner/gate.server";

@@ -10,7 +10,7 @@ import {
 import { z } from "zod";
 import { inboxCopy } from "~/content/inbox";
 import { securityCopy } from "~/content/security";
-import { clientKey } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
 import { type OperatorSession, inboxStore, requireFreshToAddFactor, safeNext } from "~/owner/gate.server";
 import { announceFactorAdded, noteLogin } from "~/owner/new-login.server";

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { clientKey } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 import { loginThrottle } from "~/owner/login.server";
 import { takeSecondFactorCode, type CodeKind } from "~/owner/one-time-codes.server";
 import type { OperatorSession } from "~/owner/gate.server";

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { channelName, stateName } from "~/owner/delivery";
-import { errorInWords, absoluteTime, timeAgo } from "~/owner/format";
+import { errorInWords, timeAgo } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import {
   buttonClass,
   dangerButtonClass,

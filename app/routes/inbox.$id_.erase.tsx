@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { dangerButtonClass, InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { stepUpReturn } from "~/owner/step-up";

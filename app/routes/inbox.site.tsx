@@ -6,7 +6,7 @@ import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { inboxCopy } from "~/content/inbox";
 import { photosEditorCopy } from "~/content/photos-editor";
 import { siteEditorCopy } from "~/content/site-editor";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { stepUpReturn } from "~/owner/step-up";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix
 import { InboxShell, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
 import { inboxCopy } from "~/content/inbox";
 import { siteEditorCopy } from "~/content/site-editor";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { stepUpReturn } from "~/owner/step-up";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { siteEditorCopy } from "~/content/site-editor";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { pageCacheControl } from "~/pages/headers.server";
 import { seasonIsOver } from "~/site-content/order-window";
 import type { SiteDraft } from "~/store/types";

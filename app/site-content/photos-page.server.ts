@@ -1,5 +1,5 @@
 import { photosEditorCopy } from "~/content/photos-editor";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { photoAt, placedUploads, sitePlaces, type SitePlace } from "~/site-content/photo-edits";
 import { placementKey } from "~/site-content/photo-renditions.server";
 import type { SiteContent } from "~/site-content/schema.server";

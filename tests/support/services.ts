@@ -3,7 +3,6 @@ import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
-import { defaultSnapshot } from "~/site-content/snapshot.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { Channel, InboxStore } from "~/store/types";
 
@@ -38,7 +37,6 @@ export function testServices(
     admit: (client) => limiter.take(client),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
-    siteContent: () => ({ ...defaultSnapshot, known: true }),
     sitePublished: async () => {},
   };
   built.set(config, services);

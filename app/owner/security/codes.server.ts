@@ -1,7 +1,7 @@
 import { data } from "@remix-run/react";
 import { brand } from "~/content/shared";
 import { securityCopy } from "~/content/security";
-import { clientKey } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 import { requireFreshToAddFactor, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { announceFactorAdded } from "~/owner/new-login.server";
 import { renewedSession } from "~/owner/session.server";

@@ -1,8 +1,8 @@
 import { redirect } from "@remix-run/react";
 import { securityCopy } from "~/content/security";
-import { clientKey } from "~/enquiry/rate-limit.server";
+import { clientKey } from "~/http/rate-limit.server";
 import { requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { privateHeaders } from "~/owner/headers";
 import type { SecurityIntent } from "~/owner/security/page.server";
 

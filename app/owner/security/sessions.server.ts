@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/react";
 import type { OperatorSession } from "~/owner/gate.server";
-import { absoluteTime } from "~/owner/format";
+import { absoluteTime } from "~/text/time";
 import { privateHeaders } from "~/owner/headers";
 import type { SecurityIntent } from "~/owner/security/page.server";
 import { sessionLimits } from "~/owner/session.server";
