@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import { createLoginAlertRound } from "~/notify/login-alert.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { configuredChannels, publishedSender } from "./outbox";
 import { log } from "~/log.server";
 

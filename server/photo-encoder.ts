@@ -3,7 +3,8 @@ import { photoEncodingWords } from "~/content/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { photoTurn } from "~/photos/turns.server";
-import type { ClaimedRendition, InboxStore } from "~/store/types";
+import type { ClaimedRendition } from "~/store/photos.types";
+import type { InboxStore } from "~/store/store.types";
 import { log as logger } from "~/log.server";
 
 /**

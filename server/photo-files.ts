@@ -2,7 +2,8 @@ import type { RequestHandler } from "express";
 import { LRUCache } from "lru-cache";
 import { uploadFileNamePattern } from "~/photos/encoder.server";
 import { StoreUnavailableError } from "~/store/sql.server";
-import type { InboxStore, PhotoFile } from "~/store/types";
+import type { PhotoFile } from "~/store/photos.types";
+import type { InboxStore } from "~/store/store.types";
 import { log } from "~/log.server";
 
 /**

@@ -1,5 +1,6 @@
 import { defaultRetention, type RetentionConfig } from "~/config.server";
-import type { InboxStore, PurgeResult } from "~/store/types";
+import type { PurgeResult } from "~/store/deletion.types";
+import type { InboxStore } from "~/store/store.types";
 import { log } from "~/log.server";
 
 /**

@@ -2,7 +2,7 @@ import type { Config } from "~/config.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { log } from "~/log.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import { createDigestRound } from "~/notify/digest/digest.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { configuredChannels, publishedSender } from "./outbox";
 import { log } from "~/log.server";
 

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { importProblem } from "~/enquiry/validate.server";
-import type { InboxStore, V1Record } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
+import type { V1Record } from "~/store/v1.types";
 import { withoutControls } from "~/text/safety";
 import { log } from "~/log.server";
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { SiteServices } from "~/services.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * The contact form's signed token: `<served time in ms>.<random id>.<HMAC-SHA256 of both>`, base64url. It proves the

@@ -1,7 +1,8 @@
 import { spamStatsWords } from "~/content/spam-reasons";
 import { clueInWords } from "~/enquiry/spam";
 import { builtInCounts, features, ownerWeight, probability, type Clue } from "~/enquiry/spam-model";
-import type { Channel, EnquiryStatus, InboxStore, SpamDecision } from "~/store/types";
+import type { Channel, EnquiryStatus, SpamDecision } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * The owner teaches the spam filter (ADR 0029): "Mark as spam" and "Not spam" on the web and `npm run inbox --

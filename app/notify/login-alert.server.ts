@@ -1,5 +1,6 @@
 import type { NotifyConfig } from "~/config.server";
-import type { ClaimedLoginAlert, InboxStore, NewLoginAlert } from "~/store/types";
+import type { ClaimedLoginAlert, NewLoginAlert } from "~/store/login-alerts.types";
+import type { InboxStore } from "~/store/store.types";
 import { describeFailure } from "./channels/channel";
 import { channelSenders } from "./channel-senders.server";
 import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";

@@ -1,7 +1,7 @@
 import { createHmac, randomInt } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { renderSVG } from "uqr";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * One-time codes (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and recovery codes. A code is accepted for the step before,

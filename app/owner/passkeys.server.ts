@@ -15,7 +15,8 @@ import { describeBrowser } from "~/owner/browser";
 import { type OperatorSession, inboxStore, requireFreshToAddFactor, safeNext } from "~/owner/gate.server";
 import { announceFactorAdded, noteLogin } from "~/owner/new-login.server";
 import { hashSessionId, newSessionId, renewedSession, sessionCookie, sessionIdOf } from "~/owner/session.server";
-import type { ChallengePurpose, InboxStore, Passkey } from "~/store/types";
+import type { ChallengePurpose, Passkey } from "~/store/factors.types";
+import type { InboxStore } from "~/store/store.types";
 import { oneLine } from "~/text/safety";
 
 /**

@@ -22,7 +22,7 @@ import { focusFrom, placePhoto, withCaptions, withPhotoAt } from "~/site-content
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { draftContent } from "~/site-content/publish.server";
 import { altProblem, validateSiteContent, type SiteContent } from "~/site-content/schema.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 
 export const meta: MetaFunction = () => [
   { title: `${photosEditorCopy.title} | ${siteEditorCopy.title} | ${inboxCopy.title}` },

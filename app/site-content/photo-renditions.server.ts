@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, PhotoShape } from "~/store/types";
+import type { PhotoShape } from "~/store/photos.types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * Which encoded files a placement needs: one rendition per upload, shape and focal point, found by a key made of

@@ -3,7 +3,8 @@ import { absoluteTime } from "~/owner/format";
 import { photoAt, placedUploads, sitePlaces, type SitePlace } from "~/site-content/photo-edits";
 import { placementKey } from "~/site-content/photo-renditions.server";
 import type { SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, PhotoRendition, PhotoUpload } from "~/store/types";
+import type { PhotoRendition, PhotoUpload } from "~/store/photos.types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * What the Photos page shows (issue 25): each place with the photo the draft puts there and how far its encoding got

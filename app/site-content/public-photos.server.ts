@@ -2,7 +2,8 @@ import type { Photo, PublicPhotos } from "~/content/photo-types";
 import { photos as built } from "~/content/photos.generated";
 import { placementKey, placements } from "~/site-content/photo-renditions.server";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, PhotoRendition } from "~/store/types";
+import type { PhotoRendition } from "~/store/photos.types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * What the public pages show of the content's photos (issue 25): per place, the owner's photo once its rendition is

@@ -1,7 +1,8 @@
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { describeChanges } from "~/site-content/changes";
 import { contentFromJson, defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, SiteChange, StaleDraft } from "~/store/types";
+import type { SiteChange, StaleDraft } from "~/store/site.types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * Publishing, the one way for the Site page, a restore and `npm run inbox -- site import`: the content becomes the

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import type { PhotoSource } from "../../app/content/photo-types";
 import type { RenditionEntry } from "../../app/site-content/public-photos.server";
-import type { ClaimedRendition, InboxStore } from "../../app/store/types";
+import type { ClaimedRendition } from "../../app/store/photos.types";
+import type { InboxStore } from "../../app/store/store.types";
 
 /**
  * Uploads and ready renditions made by a test itself, through the store's own operations (saveUpload, claimRendition,

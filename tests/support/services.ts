@@ -5,7 +5,8 @@ import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
 import { defaultSnapshot } from "~/site-content/snapshot.server";
 import { StoreUnavailableError } from "~/store/sql.server";
-import type { Channel, InboxStore } from "~/store/types";
+import type { Channel } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 
 const built = new WeakMap<Config, SiteServices>();
 

@@ -1,5 +1,6 @@
 import type { NotifyConfig, SpamDigestConfig } from "~/config.server";
-import type { ClaimedDigestSend, InboxStore } from "~/store/types";
+import type { ClaimedDigestSend } from "~/store/digests.types";
+import type { InboxStore } from "~/store/store.types";
 import { describeFailure } from "../channels/channel";
 import { channelSenders } from "../channel-senders.server";
 import { settleSend } from "../outbox.server";
