@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { DeliveryError, describeFailure, type NotificationChannel } from "~/notify/channels/channel";
 import type { ClaimedNotification } from "~/store/notifications.types";
 import { type Channel, channels as allChannels } from "~/store/records";
-import type { InboxStore } from "~/store/store.types";
+import type { NotificationStore } from "~/store/notifications.types";
 import { log as logger } from "~/log.server";
 
 /**
@@ -87,7 +87,7 @@ export async function settleSend(
 }
 
 export interface OutboxOptions {
-  store: InboxStore;
+  store: NotificationStore;
   channels: readonly NotificationChannel[];
   /** Unique per process: claims are held under it. */
   owner?: string;

@@ -18,9 +18,17 @@ import type { V1ImportStore } from "~/store/v1.types";
 /** Where the database is: a SQLite file or a PostgreSQL server (DATABASE_URL, parsed by the configuration). */
 export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 
+/** The database connection under every part: is it there, and let it go. */
+export interface StoreConnection {
+  /** Resolves when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** The whole store (app/store/store.server.ts puts it together). */
 export interface InboxStore
   extends
+    StoreConnection,
     EnquiryStore,
     SpamStore,
     NotificationStore,
@@ -31,8 +39,4 @@ export interface InboxStore
     FactorStore,
     LoginAlertStore,
     SiteStore,
-    PhotoStore {
-  /** Resolves when the database answers. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
+    PhotoStore {}
