@@ -1,7 +1,7 @@
 import { dirname, join as joinPath } from "node:path";
 import { z } from "zod";
 import { defaultLogFormat, logFormats, type LogFormat } from "~/log.server";
-import type { DatabaseLocation } from "~/store/types";
+import type { DatabaseLocation } from "~/store/store.types";
 
 /**
  * The environment, checked once at start (server/config.ts reads it): every variable the site and `npm run inbox` use,

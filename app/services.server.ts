@@ -1,5 +1,6 @@
 import type { Config } from "~/config.server";
-import type { Channel, InboxStore } from "~/store/types";
+import type { Channel } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 
 /** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */
 export interface RateLimitRefusal {

@@ -1,7 +1,9 @@
 import { mkdirSync } from "node:fs";
 import type { Config } from "~/config.server";
 import type { BackupStatus } from "~/services.server";
-import { BackupError, listBackups, rotateBackups, takeBackup, type TakenBackup } from "~/store/backups.server";
+import { BackupError, listBackups } from "~/store/backup-files.server";
+import { rotateBackups } from "~/store/backup-rotation.server";
+import { takeBackup, type TakenBackup } from "~/store/backups.server";
 import { log } from "~/log.server";
 
 /**

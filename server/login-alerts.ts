@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import { createLoginAlertRound } from "~/notify/login-alert.server";
-import type { InboxStore } from "~/store/types";
+import type { LoginAlertStore } from "~/store/login-alerts.types";
 import { configuredChannels, publishedSender } from "./outbox";
 import { log } from "~/log.server";
 
@@ -18,7 +18,7 @@ let stopCurrent: (() => Promise<void>) | undefined;
 let wakeCurrent: (() => void) | undefined;
 let shutDown = false;
 
-export function startLoginAlerts(store: InboxStore, config: Config): void {
+export function startLoginAlerts(store: LoginAlertStore, config: Config): void {
   if (stopCurrent || shutDown) return;
   if (!config.notify || configuredChannels(config.notify).length === 0) return;
   const round = createLoginAlertRound({

@@ -5,7 +5,8 @@ import { formatForUrl } from "~/notify/channels/webhook-formats";
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
 import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
 import type { Sender } from "~/notify/sender";
-import type { Channel, InboxStore } from "~/store/types";
+import type { Channel } from "~/store/records";
+import type { NotificationStore } from "~/store/notifications.types";
 import { getConfig } from "./config";
 import { currentSite } from "./site-content";
 import { log } from "~/log.server";
@@ -51,7 +52,7 @@ let shutDown = false;
  * the log says plainly that nobody will hear of them.
  */
 export function startOutbox(
-  store: InboxStore,
+  store: NotificationStore,
   notify: NotifyConfig | undefined,
   options: Partial<OutboxOptions> = {},
 ): Outbox | undefined {

@@ -3,7 +3,8 @@ import { photoEncodingWords } from "~/content/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { photoTurn } from "~/photos/turns.server";
-import type { ClaimedRendition, InboxStore } from "~/store/types";
+import type { ClaimedRendition } from "~/store/photos.types";
+import type { PhotoStore } from "~/store/photos.types";
 import { log as logger } from "~/log.server";
 
 /**
@@ -52,7 +53,7 @@ function refusedWords(error: PhotoRefused): string {
   return photoEncodingWords.damaged;
 }
 
-export function startPhotoEncoder(store: InboxStore, { leaseMs = 60_000 }: { leaseMs?: number } = {}): void {
+export function startPhotoEncoder(store: PhotoStore, { leaseMs = 60_000 }: { leaseMs?: number } = {}): void {
   if (running || shutDown) return;
   let stopped = false;
   let wakeUp: (() => void) | undefined;

@@ -2,7 +2,8 @@ import type { RequestHandler } from "express";
 import { LRUCache } from "lru-cache";
 import { uploadFileNamePattern } from "~/photos/encoder.server";
 import { StoreUnavailableError } from "~/store/sql.server";
-import type { InboxStore, PhotoFile } from "~/store/types";
+import type { PhotoFile } from "~/store/photos.types";
+import type { PhotoStore } from "~/store/photos.types";
 import { log } from "~/log.server";
 
 /**
@@ -18,7 +19,7 @@ const cacheBytes = 4 * 1024 * 1024;
 const largestCachedBytes = 1024 * 1024;
 
 /** `inbox` is undefined with API_HOST (no database, so no uploads). */
-export function photoFiles(inbox: (() => InboxStore) | undefined): RequestHandler {
+export function photoFiles(inbox: (() => PhotoStore) | undefined): RequestHandler {
   const cache = new LRUCache<string, PhotoFile>({
     maxSize: cacheBytes,
     maxEntrySize: largestCachedBytes,
@@ -55,7 +56,7 @@ export function photoFiles(inbox: (() => InboxStore) | undefined): RequestHandle
     };
     const cached = cache.get(name);
     if (cached) return send(cached);
-    let store: InboxStore;
+    let store: PhotoStore;
     try {
       store = inbox();
     } catch (error) {

@@ -1,5 +1,6 @@
 import { defaultRetention, type RetentionConfig } from "~/config.server";
-import type { InboxStore, PurgeResult } from "~/store/types";
+import type { PurgeResult } from "~/store/deletion.types";
+import type { DeletionStore } from "~/store/deletion.types";
 import { log } from "~/log.server";
 
 /**
@@ -11,7 +12,7 @@ import { log } from "~/log.server";
 const dayMs = 24 * 60 * 60_000;
 export const purgeIntervalMs = dayMs;
 
-export function purgeOld(store: InboxStore, retention: RetentionConfig = defaultRetention, now = new Date()) {
+export function purgeOld(store: DeletionStore, retention: RetentionConfig = defaultRetention, now = new Date()) {
   return store.purge(
     {
       enquiriesBefore: new Date(now.getTime() - retention.retentionDays * dayMs),
@@ -31,7 +32,7 @@ export function describePurge(result: PurgeResult): string {
 }
 
 /** Purges now and every day until stopped; a failure is logged and tried again the next day. */
-export function schedulePurge(store: InboxStore, retention: RetentionConfig | undefined): () => void {
+export function schedulePurge(store: DeletionStore, retention: RetentionConfig | undefined): () => void {
   const run = async () => {
     try {
       const result = await purgeOld(store, retention);

@@ -3,7 +3,7 @@ import type { RateLimitStore } from "~/http/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { backupStatus, startBackups, stopBackups } from "./backups";
 import { getConfig } from "./config";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";

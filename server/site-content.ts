@@ -2,7 +2,8 @@ import type { Config } from "~/config.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
-import type { InboxStore } from "~/store/types";
+import type { PhotoStore } from "~/store/photos.types";
+import type { SiteStore } from "~/store/site.types";
 import { log } from "~/log.server";
 
 /**
@@ -21,7 +22,7 @@ const pollMs = 1_000;
 let snapshot: SiteSnapshot = defaultSnapshot;
 /** The ready renditions counted when the snapshot's photos were last resolved. */
 let readySeen = -1;
-let store: InboxStore | undefined;
+let store: (PhotoStore & SiteStore) | undefined;
 let timer: NodeJS.Timeout | undefined;
 let reading: Promise<void> | undefined;
 let failing = false;
@@ -64,7 +65,7 @@ export function refreshSite(): Promise<void> {
 }
 
 /** From the moment the inbox's database is open. With API_HOST there is none: the defaults are all there is. */
-export function startSiteContent(config: Config, opened?: InboxStore): void {
+export function startSiteContent(config: Config, opened?: PhotoStore & SiteStore): void {
   if (config.apiHost || !opened) {
     snapshot = { ...defaultSnapshot, known: true, generation: defaultSnapshot.generation + 1 };
     return;

@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import { createDigestRound } from "~/notify/digest/digest.server";
-import type { InboxStore } from "~/store/types";
+import type { DigestStore } from "~/store/digests.types";
 import { configuredChannels, publishedSender } from "./outbox";
 import { log } from "~/log.server";
 
@@ -16,7 +16,7 @@ export const digestCheckMs = 60_000;
 let stopCurrent: (() => Promise<void>) | undefined;
 let shutDown = false;
 
-export function startSpamDigest(store: InboxStore, config: Config): void {
+export function startSpamDigest(store: DigestStore, config: Config): void {
   if (stopCurrent || shutDown) return;
   const digest = config.spamDigest;
   if (!digest || !config.notify || configuredChannels(config.notify).length === 0) return;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { importProblem } from "~/enquiry/validate.server";
-import type { InboxStore, V1Record } from "~/store/types";
+import type { V1ImportStore } from "~/store/v1.types";
+import type { V1Record } from "~/store/v1.types";
 import { withoutControls } from "~/text/safety";
 import { log } from "~/log.server";
 
@@ -11,7 +12,7 @@ import { log } from "~/log.server";
  * Each line is imported once (its id comes from its content), so a start interrupted half-way finishes the job the
  * next time; lines that are not valid enquiries, and those of erased addresses, are skipped. The file is left there.
  */
-export async function importV1Inbox(target: InboxStore, file: string): Promise<number> {
+export async function importV1Inbox(target: V1ImportStore, file: string): Promise<number> {
   let info;
   try {
     info = await stat(file);

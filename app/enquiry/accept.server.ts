@@ -14,7 +14,7 @@ import type { ApiError, Outcome } from "~/enquiry/api-answer";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry, spamFeatures } from "~/enquiry/spam";
-import type { SpamJudgementRecord } from "~/store/types";
+import type { SpamJudgementRecord } from "~/store/records";
 import { currentRequestId, log } from "~/log.server";
 import type { EnquiryMetric, RateLimitRefusal, SiteServices } from "~/services.server";
 

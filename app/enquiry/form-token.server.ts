@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { SiteServices } from "~/services.server";
-import type { InboxStore } from "~/store/types";
+import type { EnquiryStore } from "~/store/enquiries.types";
 
 /**
  * The contact form's signed token: `<served time in ms>.<random id>.<HMAC-SHA256 of both>`, base64url. It proves the
@@ -43,10 +43,10 @@ export function checkFormToken(token: unknown, key: Buffer, now = new Date()): F
 }
 
 const formTokenKeyName = "form-token";
-const keys = new WeakMap<InboxStore, Promise<Buffer>>();
+const keys = new WeakMap<EnquiryStore, Promise<Buffer>>();
 
 /** The key from the database, read once per open store (it never changes). */
-function formTokenKey(store: InboxStore): Promise<Buffer> {
+function formTokenKey(store: EnquiryStore): Promise<Buffer> {
   let key = keys.get(store);
   if (!key) {
     key = store.siteKey(formTokenKeyName);
@@ -57,13 +57,13 @@ function formTokenKey(store: InboxStore): Promise<Buffer> {
 }
 
 /** A token for a form being served now. */
-export async function newFormToken(store: InboxStore, now = new Date()): Promise<string> {
+export async function newFormToken(store: EnquiryStore, now = new Date()): Promise<string> {
   return issueFormToken(await formTokenKey(store), now);
 }
 
 /** What counts against a post's token, if anything; a genuine token is recorded as used (once, for every instance). */
 export async function formTokenProblem(
-  store: InboxStore,
+  store: EnquiryStore,
   token: unknown,
   now = new Date(),
 ): Promise<FormTokenProblem | undefined> {

@@ -1,7 +1,9 @@
 import { spamStatsWords } from "~/content/spam-reasons";
 import { clueInWords } from "~/enquiry/spam";
 import { builtInCounts, features, ownerWeight, probability, type Clue } from "~/enquiry/spam-model";
-import type { Channel, EnquiryStatus, InboxStore, SpamDecision } from "~/store/types";
+import type { Channel, EnquiryStatus, SpamDecision } from "~/store/records";
+import type { EnquiryStore } from "~/store/enquiries.types";
+import type { SpamStore } from "~/store/spam.types";
 
 /**
  * The owner teaches the spam filter (ADR 0029): "Mark as spam" and "Not spam" on the web and `npm run inbox --
@@ -11,7 +13,7 @@ import type { Channel, EnquiryStatus, InboxStore, SpamDecision } from "~/store/t
 
 /** Records the owner's decision and trains the model; the status before (null: no such enquiry). */
 export async function ownerDecides(
-  store: InboxStore,
+  store: EnquiryStore & SpamStore,
   id: string,
   decision: SpamDecision,
   channels: readonly Channel[],
@@ -23,7 +25,7 @@ export async function ownerDecides(
 }
 
 /** What the model has learned from the owner, in lines for the terminal: counts and the strongest features. */
-export async function spamModelStats(store: InboxStore, top = 10): Promise<string[]> {
+export async function spamModelStats(store: EnquiryStore & SpamStore, top = 10): Promise<string[]> {
   const learned = await store.allSpamCounts();
   const base = builtInCounts();
   const clues: Clue[] = [...learned.tokens.keys()].map((token) => ({

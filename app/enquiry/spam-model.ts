@@ -9,7 +9,8 @@
  * feature each whose weight the corpus gives, as real enquiries carry them too.
  */
 import { trainingReal, trainingSpam, type CorpusEnquiry } from "~/enquiry/spam-corpus";
-import type { LearnedCounts, SpamVerdictName, TokenCounts } from "~/store/types";
+import type { SpamVerdictName } from "~/store/records";
+import type { LearnedCounts, TokenCounts } from "~/store/spam.types";
 
 export type { LearnedCounts, SpamVerdictName };
 

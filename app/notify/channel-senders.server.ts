@@ -1,6 +1,6 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { EmailChannelConfig, NotifyConfig, WebhookFormat } from "~/config.server";
-import type { Channel } from "~/store/types";
+import type { Channel } from "~/store/records";
 import { smtpFailure, smtpOptions } from "./channels/email.server";
 import { postWebhook } from "./channels/webhook.server";
 import { formatForUrl } from "./channels/webhook-formats";

@@ -1,5 +1,6 @@
 import type { NotifyConfig } from "~/config.server";
-import type { ClaimedLoginAlert, InboxStore, NewLoginAlert } from "~/store/types";
+import type { ClaimedLoginAlert, NewLoginAlert } from "~/store/login-alerts.types";
+import type { LoginAlertStore } from "~/store/login-alerts.types";
 import { describeFailure } from "./channels/channel";
 import { channelSenders } from "./channel-senders.server";
 import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";
@@ -36,7 +37,7 @@ export function createLoginAlertRound({
   sender = () => ({ ...defaultSender, siteUrl: publicUrl }),
   now = () => new Date(),
 }: {
-  store: InboxStore;
+  store: LoginAlertStore;
   notify: NotifyConfig;
   timeZone: string;
   publicUrl: string;

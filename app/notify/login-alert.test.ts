@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alertTime, composeLoginAlertEmail, loginAlertWebhookBody } from "~/notify/login-alert";
-import type { NewLoginAlert } from "~/store/types";
+import type { NewLoginAlert } from "~/store/login-alerts.types";
 
 const alert: NewLoginAlert = {
   id: "4c1e-alert",

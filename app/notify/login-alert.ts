@@ -1,7 +1,7 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
 import { notificationCopy } from "~/content/notifications";
 import { securityCopy } from "~/content/security";
-import type { NewLoginAlert } from "~/store/types";
+import type { NewLoginAlert } from "~/store/login-alerts.types";
 import { oneLine } from "~/text/safety";
 import { discordEscape, suppressEmbeds } from "./channels/webhook-formats/discord";
 import { googleChatEscape } from "./channels/webhook-formats/googlechat";

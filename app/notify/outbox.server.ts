@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { DeliveryError, describeFailure, type NotificationChannel } from "~/notify/channels/channel";
-import { channels as allChannels, type Channel, type ClaimedNotification, type InboxStore } from "~/store/types";
+import type { ClaimedNotification } from "~/store/notifications.types";
+import { type Channel, channels as allChannels } from "~/store/records";
+import type { NotificationStore } from "~/store/notifications.types";
 import { log as logger } from "~/log.server";
 
 /**
@@ -85,7 +87,7 @@ export async function settleSend(
 }
 
 export interface OutboxOptions {
-  store: InboxStore;
+  store: NotificationStore;
   channels: readonly NotificationChannel[];
   /** Unique per process: claims are held under it. */
   owner?: string;

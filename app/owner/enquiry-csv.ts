@@ -1,5 +1,5 @@
 import { deliverySummary } from "~/owner/delivery";
-import type { ListedEnquiry } from "~/store/types";
+import type { ListedEnquiry } from "~/store/records";
 import { csvLines } from "~/text/csv";
 
 /**

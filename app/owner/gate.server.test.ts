@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
 import { StoreUnavailableError } from "~/store/sql.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { asOperator, inboxStore } from "./gate.server";
 
 const contextWith = (inbox: () => InboxStore): AppLoadContext =>

@@ -7,7 +7,8 @@ import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
 import { isSecretsKeyError } from "~/store/sealed-secrets.server";
 import { isStoreUnavailable } from "~/store/sql.server";
-import type { InboxStore, Operator, SessionStage } from "~/store/types";
+import type { Operator, SessionStage } from "~/store/owner.types";
+import type { InboxStore } from "~/store/store.types";
 
 /**
  * The owner's inbox's gate: who may see what. Only in embedded mode, only for a logged-in operator, and a database

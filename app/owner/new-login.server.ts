@@ -3,7 +3,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { Config } from "~/config.server";
 import { clientKey } from "~/http/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
-import type { Operator } from "~/store/types";
+import type { Operator } from "~/store/owner.types";
 import { inboxStore } from "~/owner/gate.server";
 import { randomIdCookie } from "~/owner/session.server";
 

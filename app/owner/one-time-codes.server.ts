@@ -1,7 +1,7 @@
 import { createHmac, randomInt } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { renderSVG } from "uqr";
-import type { InboxStore } from "~/store/types";
+import type { FactorStore } from "~/store/factors.types";
 
 /**
  * One-time codes (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and recovery codes. A code is accepted for the step before,
@@ -64,7 +64,7 @@ export type CodeKind = "totp" | "recovery";
  * with which one was accepted (and used up), or null.
  */
 export async function takeSecondFactorCode(
-  store: InboxStore,
+  store: FactorStore,
   operatorId: string,
   typed: string,
   now = new Date(),

@@ -15,7 +15,9 @@ import { describeBrowser } from "~/owner/browser";
 import { type OperatorSession, inboxStore, requireFreshToAddFactor, safeNext } from "~/owner/gate.server";
 import { announceFactorAdded, noteLogin } from "~/owner/new-login.server";
 import { hashSessionId, newSessionId, renewedSession, sessionCookie, sessionIdOf } from "~/owner/session.server";
-import type { ChallengePurpose, InboxStore, Passkey } from "~/store/types";
+import type { ChallengePurpose, Passkey } from "~/store/factors.types";
+import type { FactorStore } from "~/store/factors.types";
+import type { OwnerStore } from "~/store/owner.types";
 import { oneLine } from "~/text/safety";
 
 /**
@@ -121,7 +123,7 @@ const userHandleOf = (operatorId: string) => new TextEncoder().encode(operatorId
  * is unknown, used, expired or of another purpose. Taken before any other check, so a refused answer spends it too.
  */
 async function takeAnsweredChallenge(
-  store: InboxStore,
+  store: FactorStore & OwnerStore,
   clientDataJSON: string,
   purpose: ChallengePurpose,
   now: Date,
@@ -259,7 +261,7 @@ export async function authenticationOptions(
 /** The checked assertion: the passkey it was made with, its counter moved on. */
 async function checkAssertion(
   context: AppLoadContext,
-  store: InboxStore,
+  store: FactorStore & OwnerStore,
   response: z.infer<typeof authenticationResponse>,
   challenge: string,
   requireUserVerification: boolean,

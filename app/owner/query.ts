@@ -1,4 +1,4 @@
-import { folders, type Folder } from "~/store/types";
+import { type Folder, folders } from "~/store/enquiries.types";
 
 /** The inbox list's place, all in the URL: folder, search, page (so it can be bookmarked, shared, reloaded). */
 export const pageSize = 50;

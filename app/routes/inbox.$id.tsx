@@ -18,7 +18,7 @@ import { ownerDecides } from "~/enquiry/spam-decisions.server";
 import { currentRequestId } from "~/log.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
-import { channels, type Channel, type SpamVerdictName } from "~/store/types";
+import { type Channel, channels, type SpamVerdictName } from "~/store/records";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },

@@ -12,7 +12,7 @@ import { backupNotice } from "~/owner/backup-notice";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { staleSeasonYear } from "~/site-content/editor.server";
-import { folders } from "~/store/types";
+import { folders } from "~/store/enquiries.types";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
 export const headers = inboxHeaders;

@@ -22,7 +22,8 @@ import { focusFrom, placePhoto, withCaptions, withPhotoAt } from "~/site-content
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { draftContent } from "~/site-content/publish.server";
 import { altProblem, validateSiteContent, type SiteContent } from "~/site-content/schema.server";
-import type { InboxStore } from "~/store/types";
+import type { PhotoStore } from "~/store/photos.types";
+import type { SiteStore } from "~/store/site.types";
 
 export const meta: MetaFunction = () => [
   { title: `${photosEditorCopy.title} | ${siteEditorCopy.title} | ${inboxCopy.title}` },
@@ -95,7 +96,7 @@ const done = (what: "uploaded" | "saved" | "removed") =>
   redirect(`/inbox/site/photos?done=${what}`, { status: 303, headers: privateHeaders });
 
 /** After a saved draft: its photos' encoded files are asked for, and this instance's encoder starts on them. */
-async function renditionsFor(store: InboxStore, content: SiteContent, context: AppLoadContext) {
+async function renditionsFor(store: PhotoStore & SiteStore, content: SiteContent, context: AppLoadContext) {
   await ensureRenditions(store, content);
   context.services.wakePhotoEncoder();
 }

@@ -3,7 +3,7 @@ import { siteEditorCopy } from "~/content/site-editor";
 import { absoluteTime } from "~/text/time";
 import { pageCacheControl } from "~/pages/headers.server";
 import { seasonIsOver } from "~/site-content/order-window";
-import type { SiteDraft } from "~/store/types";
+import type { SiteDraft } from "~/store/site.types";
 
 /** What the owner area says about the site's content, shared by the Enquiries, Site and History pages. */
 

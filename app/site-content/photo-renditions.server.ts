@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, PhotoShape } from "~/store/types";
+import type { PhotoShape } from "~/store/photos.types";
+import type { PhotoStore } from "~/store/photos.types";
 
 /**
  * Which encoded files a placement needs: one rendition per upload, shape and focal point, found by a key made of
@@ -29,7 +30,7 @@ export const placementKey = ({ shape, photo }: { shape: PhotoShape; photo: Photo
   renditionKey(photo.upload, shape, photo.focus);
 
 /** Asks for the rendition of every photo the content places (pending until encoded; nothing for those that exist). */
-export async function ensureRenditions(store: InboxStore, content: SiteContent): Promise<void> {
+export async function ensureRenditions(store: PhotoStore, content: SiteContent): Promise<void> {
   for (const placed of placements(content)) {
     if (await store.getUpload(placed.photo.upload)) {
       await store.requestRendition(placementKey(placed), placed.photo.upload, placed.shape, placed.photo.focus);

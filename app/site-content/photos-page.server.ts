@@ -3,7 +3,8 @@ import { absoluteTime } from "~/text/time";
 import { photoAt, placedUploads, sitePlaces, type SitePlace } from "~/site-content/photo-edits";
 import { placementKey } from "~/site-content/photo-renditions.server";
 import type { SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, PhotoRendition, PhotoUpload } from "~/store/types";
+import type { PhotoRendition, PhotoUpload } from "~/store/photos.types";
+import type { PhotoStore } from "~/store/photos.types";
 
 /**
  * What the Photos page shows (issue 25): each place with the photo the draft puts there and how far its encoding got
@@ -64,7 +65,7 @@ const shownUpload = (upload: PhotoUpload): ShownUpload => ({
   size: `${upload.width} × ${upload.height}, ${sizeOf(upload.byteSize)}`,
 });
 
-export async function photosPage(store: InboxStore, content: SiteContent) {
+export async function photosPage(store: PhotoStore, content: SiteContent) {
   const uploads = new Map((await store.listUploads()).map((upload) => [upload.id, upload]));
   const placed = sitePlaces.flatMap((place) => {
     const photo = photoAt(content, place);

@@ -3,7 +3,7 @@ import { photos as built } from "~/content/photos.generated";
 import { placementKey } from "~/site-content/photo-renditions.server";
 import { photosFrom, type RenditionEntry } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/site-content/schema.server";
-import type { PhotoRendition, PhotoShape } from "~/store/types";
+import type { PhotoRendition, PhotoShape } from "~/store/photos.types";
 
 const upload = "0123456789abcdef01234567";
 const slide1: PhotoPlacement = { upload, alt: "A cloaked reaper in the workshop", focus: { x: 0.4, y: 0.3 } };

@@ -2,7 +2,8 @@ import type { Photo, PublicPhotos } from "~/content/photo-types";
 import { photos as built } from "~/content/photos.generated";
 import { placementKey, placements } from "~/site-content/photo-renditions.server";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, PhotoRendition } from "~/store/types";
+import type { PhotoRendition } from "~/store/photos.types";
+import type { PhotoStore } from "~/store/photos.types";
 
 /**
  * What the public pages show of the content's photos (issue 25): per place, the owner's photo once its rendition is
@@ -47,7 +48,7 @@ export function photosFrom(content: SiteContent, renditions: readonly PhotoRendi
 }
 
 /** The content's photos as the pages show them now: one query for the renditions its placements need. */
-export async function resolvePhotos(store: InboxStore, content: SiteContent): Promise<PublicPhotos> {
+export async function resolvePhotos(store: PhotoStore, content: SiteContent): Promise<PublicPhotos> {
   const keys = placements(content).map(placementKey);
   return photosFrom(content, keys.length > 0 ? await store.renditions(keys) : []);
 }

@@ -1,7 +1,9 @@
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { describeChanges } from "~/site-content/changes";
 import { contentFromJson, defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
-import type { InboxStore, SiteChange, StaleDraft } from "~/store/types";
+import type { SiteChange, StaleDraft } from "~/store/site.types";
+import type { PhotoStore } from "~/store/photos.types";
+import type { SiteStore } from "~/store/site.types";
 
 /**
  * Publishing, the one way for the Site page, a restore and `npm run inbox -- site import`: the content becomes the
@@ -15,13 +17,13 @@ export type PublishResult =
   | (StaleDraft & { reason: "stale" });
 
 /** The published content (the defaults before the first publish). */
-export async function publishedContent(store: InboxStore): Promise<SiteContent> {
+export async function publishedContent(store: SiteStore): Promise<SiteContent> {
   const published = await store.publishedSite();
   return published ? contentFromJson(published.content) : defaultSiteContent;
 }
 
 /** The draft the Site page edits: the saved draft, or the published content when none was saved. */
-export async function draftContent(store: InboxStore): Promise<{ content: SiteContent; revision: number }> {
+export async function draftContent(store: SiteStore): Promise<{ content: SiteContent; revision: number }> {
   const draft = await store.siteDraft();
   return {
     content: draft.content ? contentFromJson(draft.content) : await publishedContent(store),
@@ -30,7 +32,7 @@ export async function draftContent(store: InboxStore): Promise<{ content: SiteCo
 }
 
 export async function publishContent(
-  store: InboxStore,
+  store: SiteStore & PhotoStore,
   content: SiteContent,
   baseRevision: number,
   actor: string,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backupFileName, backupsToKeep, backupTime } from "~/store/backups.server";
+import { backupFileName, backupTime } from "~/store/backup-files.server";
+import { backupsToKeep } from "~/store/backup-rotation.server";
 
 const now = new Date("2026-11-26T12:00:00Z");
 const hour = 3_600_000;

@@ -1,7 +1,7 @@
 import { emailKey } from "~/store/rows.server";
 import { transaction, type SqlClient } from "~/store/sql.server";
 import { advisoryLock, erasedAddressHash } from "~/store/statements.server";
-import type { DeletionOperations } from "~/store/types";
+import type { DeletionStore } from "~/store/deletion.types";
 import { log } from "~/log.server";
 
 /**
@@ -16,7 +16,7 @@ const scrubPauseMs = 800;
 /** The tables that hold personal data. */
 const personalTables = ["enquiries", "notifications", "activity", "spam_training", "spam_tokens"];
 
-export function deletionOperations(db: SqlClient): DeletionOperations {
+export function deletionOperations(db: SqlClient): DeletionStore {
   /**
    * After an erase or a purge: no copy of the deleted rows left in the database's files. The rows are gone for every
    * query already, so a scrub that cannot finish is logged, not thrown; the next erase or purge scrubs again.

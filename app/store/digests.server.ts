@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { enquiryFrom, time } from "~/store/rows.server";
 import { transaction, type Params, type SqlClient } from "~/store/sql.server";
-import type { Channel, ClaimedDigestSend, DigestOperations } from "~/store/types";
+import type { ClaimedDigestSend, DigestStore } from "~/store/digests.types";
+import type { Channel } from "~/store/records";
 
 /**
  * The daily spam digest's side of the database: the day claimed by one instance (an insert only one can make), one
@@ -19,7 +20,7 @@ const keptDaysMs = 40 * dayMs;
 
 const inWindow = "e.status = 'spam' AND e.received_at >= d.window_start AND e.received_at < d.window_end";
 
-export function digestOperations(db: SqlClient): DigestOperations {
+export function digestOperations(db: SqlClient): DigestStore {
   const settle = async (claim: ClaimedDigestSend, set: string, params: Params) => {
     const rows = await db.query(
       `UPDATE spam_digest_sends SET ${set}, claim_token = NULL, claim_until = NULL

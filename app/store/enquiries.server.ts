@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { emailKey, enquiryFrom, notificationFrom } from "~/store/rows.server";
 import { transaction, type Params, type Row, type SqlClient } from "~/store/sql.server";
 import { advisoryLock, insertNotification, lockEnquiry, restartDelivery, siteKey } from "~/store/statements.server";
-import type { EnquiryOperations, EnquiryStatus, Folder, InboxQuery, ListedEnquiry } from "~/store/types";
+import type { EnquiryStore, Folder, InboxQuery } from "~/store/enquiries.types";
+import type { EnquiryStatus, ListedEnquiry } from "~/store/records";
 
 /**
  * An enquiry's way in (saved with its notifications, or found to be a duplicate) and what the owner does with it
@@ -35,7 +36,7 @@ function where(query: InboxQuery): Condition {
   return { sql: `${folderCondition[query.folder]} AND ${searchCondition}`, params: [pattern, pattern, pattern] };
 }
 
-export function enquiryOperations(db: SqlClient): EnquiryOperations {
+export function enquiryOperations(db: SqlClient): EnquiryStore {
   /** The enquiries of these rows with their notifications, in the rows' order. */
   const withNotifications = async (rows: Row[]): Promise<ListedEnquiry[]> => {
     if (rows.length === 0) return [];

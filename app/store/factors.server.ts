@@ -1,7 +1,7 @@
 import { operatorFrom, sessionStage, time } from "~/store/rows.server";
 import { sealerWith, totpSecretColumn, type SecretsSealer } from "~/store/sealed-secrets.server";
 import { transaction, type Row, type SqlClient } from "~/store/sql.server";
-import type { FactorOperations, Passkey } from "~/store/types";
+import type { FactorStore, Passkey } from "~/store/factors.types";
 
 /**
  * The second factor's rows, written once over a SqlClient for SQLite and PostgreSQL. Everything that must happen once
@@ -25,8 +25,8 @@ const passkeyFrom = (row: Row): Passkey => ({
 });
 
 /** `sealer`: one-time-code secrets are sealed with SECRETS_KEY when it is set (ADR 0034). */
-export function factorOperations(db: SqlClient, sealer: SecretsSealer = sealerWith(undefined)): FactorOperations {
-  const operations: FactorOperations = {
+export function factorOperations(db: SqlClient, sealer: SecretsSealer = sealerWith(undefined)): FactorStore {
+  const operations: FactorStore = {
     async hasSecondFactor(operatorId) {
       const [row] = await db.query(
         `SELECT (SELECT COUNT(*) FROM totp_factors WHERE operator_id = ? AND confirmed_at IS NOT NULL)

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { transaction, type Params, type SqlClient } from "~/store/sql.server";
-import type { Channel, ClaimedLoginAlert, LoginAlertKind, LoginAlertOperations } from "~/store/types";
+import type { ClaimedLoginAlert, LoginAlertKind, LoginAlertStore } from "~/store/login-alerts.types";
+import type { Channel } from "~/store/records";
 
 /**
  * The new-login alerts' side of the database (table `login_alerts`, schema v11): one row per login and channel, stored
@@ -18,7 +19,7 @@ const alertKinds: readonly LoginAlertKind[] = ["login", "passkey-added", "codes-
 const alertKind = (value: unknown): LoginAlertKind =>
   alertKinds.includes(value as LoginAlertKind) ? (value as LoginAlertKind) : "login";
 
-export function loginAlertOperations(db: SqlClient): LoginAlertOperations {
+export function loginAlertOperations(db: SqlClient): LoginAlertStore {
   // PostgreSQL: a claim skips rows another instance is claiming (SQLite runs one write transaction at a time anyway).
   const skipLocked = db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
 

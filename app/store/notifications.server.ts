@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { enquiryFrom, time } from "~/store/rows.server";
 import type { Params, SqlClient } from "~/store/sql.server";
 import { restartDelivery, unclaimed } from "~/store/statements.server";
-import type { Channel, ClaimedNotification, NotificationOperations } from "~/store/types";
+import type { ClaimedNotification, NotificationStore } from "~/store/notifications.types";
+import type { Channel } from "~/store/records";
 
 /**
  * The outbox's side of the notifications: claim the due ones under a lease, settle each claim (sent, retry later,
@@ -12,7 +13,7 @@ import type { Channel, ClaimedNotification, NotificationOperations } from "~/sto
 /** How long a claim on a notification holds: one held by a process that died is taken over after this. */
 export const claimLeaseMs = 30_000;
 
-export function notificationOperations(db: SqlClient): NotificationOperations {
+export function notificationOperations(db: SqlClient): NotificationStore {
   // PostgreSQL: a claim skips rows another instance is claiming (SQLite runs one write transaction at a time anyway).
   const skipLocked = db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
 

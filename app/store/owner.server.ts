@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { activityFrom, emailKey, operatorFrom, sessionStage, time } from "~/store/rows.server";
 import { transaction, type SqlClient, type Statement } from "~/store/sql.server";
-import type { OwnerOperations } from "~/store/types";
+import type { OwnerStore } from "~/store/owner.types";
 
 /**
  * The owner's side of the database: operators, their sessions, the login throttle's counts and the activity log,
@@ -13,8 +13,8 @@ const deleteSessionsOf = (operatorId: string): Statement => ({
   params: [operatorId],
 });
 
-export function ownerOperations(db: SqlClient): OwnerOperations {
-  const operations: OwnerOperations = {
+export function ownerOperations(db: SqlClient): OwnerStore {
+  const operations: OwnerStore = {
     async putOperator(email, passwordHash, now = new Date()) {
       const existing = await operations.findOperator(email);
       if (existing) {

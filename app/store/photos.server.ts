@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { transaction, type Row, type SqlClient } from "~/store/sql.server";
-import type { PhotoOperations, PhotoRendition, PhotoShape, PhotoUpload } from "~/store/types";
+import type { PhotoRendition, PhotoShape, PhotoStore, PhotoUpload } from "~/store/photos.types";
 
 /**
  * The owner's photos in the database (issue 25): uploads with their original bytes, renditions encoded by one
@@ -39,8 +39,8 @@ const renditionFrom = (row: Row): PhotoRendition => ({
 const uploadColumns = "id, content_type, width, height, byte_size, file_name, alt, uploaded_at, uploaded_by";
 const renditionColumns = "key, upload_id, shape, focus_x, focus_y, state, done, total, entry, error";
 
-export function photoOperations(db: SqlClient): PhotoOperations {
-  const operations: PhotoOperations = {
+export function photoOperations(db: SqlClient): PhotoStore {
+  const operations: PhotoStore = {
     async saveUpload(
       { id, original, contentType, width, height, byteSize, fileName, alt = "", uploadedBy },
       now = new Date(),

@@ -1,15 +1,13 @@
+import type { ActivityEntry, Operator, SessionStage } from "~/store/owner.types";
 import type {
-  ActivityEntry,
   Channel,
   EnquiryStatus,
   NotificationState,
   NotificationSummary,
-  Operator,
-  SessionStage,
   SpamDecision,
   SpamVerdictName,
   StoredEnquiry,
-} from "~/store/types";
+} from "~/store/records";
 import type { Row } from "~/store/sql.server";
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { transaction, type Row, type SqlClient } from "~/store/sql.server";
-import type { SiteChange, SiteDraft, SiteOperations, SiteVersion } from "~/store/types";
+import type { SiteChange, SiteDraft, SiteStore, SiteVersion } from "~/store/site.types";
 
 /**
  * The site's content in the database (issue 24, ADR 0030): one draft row whose revision every save raises (compared
@@ -32,8 +32,8 @@ function changesDetail(changes: readonly SiteChange[], restoredFrom: number | un
   return detail.length > 500 ? `${detail.slice(0, 499)}…` : detail;
 }
 
-export function siteOperations(db: SqlClient): SiteOperations {
-  const operations: SiteOperations = {
+export function siteOperations(db: SqlClient): SiteStore {
+  const operations: SiteStore = {
     async latestSiteVersion() {
       const [row] = await db.query("SELECT MAX(number) AS n FROM site_versions");
       return Number(row?.n ?? 0);

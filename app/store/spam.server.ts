@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { transaction, type SqlClient, type Step } from "~/store/sql.server";
 import { advisoryLock, insertNotification, lockEnquiry } from "~/store/statements.server";
-import type { EnquiryStatus, LearnedCounts, SpamDecision, SpamOperations, TokenCounts } from "~/store/types";
+import type { EnquiryStatus, SpamDecision } from "~/store/records";
+import type { LearnedCounts, SpamStore, TokenCounts } from "~/store/spam.types";
 
 /**
  * The owner's spam decisions and the spam model's counts they make (ADR 0029). One row per feature in spam_tokens:
@@ -45,7 +46,7 @@ function countsFrom(rows: Record<string, unknown>[]): LearnedCounts {
   return { messages, tokens };
 }
 
-export function spamOperations(db: SqlClient): SpamOperations {
+export function spamOperations(db: SqlClient): SpamStore {
   return {
     async decideSpam(id, decision, features, channels, actor, now = new Date()) {
       const at = now.getTime();

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { transaction, type Params, type SqlClient, type Statement } from "~/store/sql.server";
-import type { Channel } from "~/store/types";
+import type { Channel } from "~/store/records";
 
 /** The SQL more than one of the store's modules runs, each written once. */
 

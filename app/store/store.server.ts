@@ -19,7 +19,7 @@ import { photoOperations } from "~/store/photos.server";
 import { siteOperations } from "~/store/site.server";
 import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
-import type { DatabaseLocation, InboxStore } from "~/store/types";
+import type { DatabaseLocation, InboxStore } from "~/store/store.types";
 import { v1Operations } from "~/store/v1.server";
 
 /**

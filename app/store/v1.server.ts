@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { emailKey } from "~/store/rows.server";
 import { transaction, type SqlClient } from "~/store/sql.server";
 import { erasedAddressHash } from "~/store/statements.server";
-import type { V1Operations, V1Record } from "~/store/types";
+import type { V1ImportStore, V1Record } from "~/store/v1.types";
 
 /**
  * The v1 JSON-lines inbox in the database: its lines imported once each (never one from an erased address), and the
@@ -23,7 +23,7 @@ function v1Id(record: V1Record): string {
   return `v1-${digest.slice(0, 32)}`;
 }
 
-export function v1Operations(db: SqlClient): V1Operations {
+export function v1Operations(db: SqlClient): V1ImportStore {
   return {
     async v1FileImported({ size, mtimeMs, sha256 }) {
       const rows = sha256

@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { backupCopy as copy } from "~/content/backups";
-import { BackupError, inspectBackup, listBackups, restoreBackup, type BackupFile } from "~/store/backups.server";
+import { BackupError, listBackups, type BackupFile } from "~/store/backup-files.server";
+import { inspectBackup, restoreBackup } from "~/store/backup-restore.server";
 import { visible } from "~/text/safety";
 import { backupAndRotate } from "../backups";
 import { getConfig } from "../config";

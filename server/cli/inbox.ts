@@ -5,7 +5,7 @@ import { ownerDecides, spamModelStats } from "~/enquiry/spam-decisions.server";
 import { inboxCopy } from "~/content/inbox";
 import { deliverySummary } from "~/owner/delivery";
 import { enquiryCsv } from "~/owner/enquiry-csv";
-import type { ListedEnquiry } from "~/store/types";
+import type { ListedEnquiry } from "~/store/records";
 import { v1FileHolds } from "~/store/v1.server";
 import { escapedUnsafe, visible } from "~/text/safety";
 import { getConfig } from "../config";

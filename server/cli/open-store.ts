@@ -1,7 +1,7 @@
 import type { Writable } from "node:stream";
 import { describeDatabase } from "~/config.server";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { getConfig } from "../config";
 
 /**

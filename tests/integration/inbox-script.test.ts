@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore, V1Record } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
+import type { V1Record } from "~/store/v1.types";
 import { ensureBuilt, projectRoot } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 

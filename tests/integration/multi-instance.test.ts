@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ListedEnquiry } from "~/store/types";
+import type { ListedEnquiry } from "~/store/records";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { ensureBuilt, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";

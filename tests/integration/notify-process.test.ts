@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ListedEnquiry } from "~/store/types";
+import type { ListedEnquiry } from "~/store/records";
 import {
   ensureBuilt,
   readInbox,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { WebhookFormat } from "~/config.server";
 import { DeliveryError } from "~/notify/channels/channel";
 import { createWebhookChannel, webhookBody } from "~/notify/channels/webhook.server";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { storedEnquiry } from "../support/enquiry";
 import { startWebhookReceiver, type Answer, type WebhookReceiver } from "../support/webhook-receiver";
 

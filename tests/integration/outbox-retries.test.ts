@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
 import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore, ListedEnquiry, NotificationSummary } from "~/store/types";
+import type { ListedEnquiry, NotificationSummary } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 import { waitFor } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";

@@ -5,7 +5,8 @@ import { createOutbox, firstRetryMs, type Outbox, type OutboxOptions } from "~/n
 import type { DatabaseLocation } from "~/config.server";
 import { claimLeaseMs } from "~/store/notifications.server";
 import { openInboxStore } from "~/store/store.server";
-import type { Channel, InboxStore, ListedEnquiry, NotificationSummary } from "~/store/types";
+import type { Channel, ListedEnquiry, NotificationSummary } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { waitFor } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseLocation } from "~/config.server";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
 

@@ -7,7 +7,7 @@ import { publishContent } from "~/site-content/publish.server";
 import type { RenditionEntry } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/site-content/schema.server";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { cameraLikeJpeg, finishPendingRenditions, saveTestUpload } from "../support/ready-photos";

@@ -3,7 +3,7 @@ import type { DatabaseLocation } from "~/config.server";
 import { draftContent, publishContent, publishedContent } from "~/site-content/publish.server";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore } from "~/store/types";
+import type { InboxStore } from "~/store/store.types";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { useTempDir } from "../support/temp-dir";
 

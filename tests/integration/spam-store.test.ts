@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { DatabaseLocation } from "~/config.server";
 import { checkFormToken, formTokenProblem, issueFormToken, newFormToken } from "~/enquiry/form-token.server";
 import { openInboxStore } from "~/store/store.server";
-import type { InboxStore, ListedEnquiry } from "~/store/types";
+import type { ListedEnquiry } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 import { purgeOld } from "../../server/retention";
 import { importV1Inbox } from "../../server/v1-import";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";

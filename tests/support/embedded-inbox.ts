@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { parseConfig, type Config } from "~/config.server";
 import { currentInbox, startInbox, stopInbox } from "../../server/database";
-import type { Channel, ListedEnquiry } from "~/store/types";
+import type { Channel, ListedEnquiry } from "~/store/records";
 import { testServices } from "./services";
 import { useTempDir } from "./temp-dir";
 

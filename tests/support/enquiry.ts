@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Enquiry } from "../../app/enquiry/fields";
-import type { NewEnquiry, StoredEnquiry } from "../../app/store/types";
+import type { NewEnquiry, StoredEnquiry } from "../../app/store/records";
 
 /**
  * The tests' one enquiry: the four fields a visitor posts, valid, with `token` in the e-mail address and the message,

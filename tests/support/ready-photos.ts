@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import type { PhotoSource } from "../../app/content/photo-types";
 import type { RenditionEntry } from "../../app/site-content/public-photos.server";
-import type { ClaimedRendition, InboxStore } from "../../app/store/types";
+import type { ClaimedRendition } from "../../app/store/photos.types";
+import type { PhotoStore } from "../../app/store/photos.types";
 
 /**
  * Uploads and ready renditions made by a test itself, through the store's own operations (saveUpload, claimRendition,
@@ -26,7 +27,7 @@ export async function cameraLikeJpeg(seed: number, width = 1600, height = 1200):
 }
 
 /** Keeps an upload of `bytes` as the Photos page would; resolves with its id (the first 24 hex of its hash). */
-export async function saveTestUpload(store: InboxStore, bytes: Buffer, fileName = "IMG_0001.jpg"): Promise<string> {
+export async function saveTestUpload(store: PhotoStore, bytes: Buffer, fileName = "IMG_0001.jpg"): Promise<string> {
   const id = hash(bytes).slice(0, 24);
   const { width = 0, height = 0 } = await sharp(bytes).metadata();
   await store.saveUpload({
@@ -44,7 +45,7 @@ export async function saveTestUpload(store: InboxStore, bytes: Buffer, fileName 
 
 const widths = [480, 720];
 
-async function encode(claim: ClaimedRendition, store: InboxStore): Promise<RenditionEntry> {
+async function encode(claim: ClaimedRendition, store: PhotoStore): Promise<RenditionEntry> {
   const [ratioW, ratioH] = claim.shape === "slide" ? [16, 9] : [3, 2];
   const crop = (width: number) =>
     sharp(claim.original)
@@ -86,7 +87,7 @@ async function encode(claim: ClaimedRendition, store: InboxStore): Promise<Rendi
  * Resolves with the entries of `keys`.
  */
 export async function finishPendingRenditions(
-  store: InboxStore,
+  store: PhotoStore,
   keys: readonly string[],
   timeoutMs = 180_000,
 ): Promise<Map<string, RenditionEntry>> {

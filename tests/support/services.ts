@@ -4,7 +4,8 @@ import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/services.server";
 import { StoreUnavailableError } from "~/store/sql.server";
-import type { Channel, InboxStore } from "~/store/types";
+import type { Channel } from "~/store/records";
+import type { InboxStore } from "~/store/store.types";
 
 const built = new WeakMap<Config, SiteServices>();
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "./free-port.mjs";
 import { parseDatabaseUrl } from "../../app/config.server";
 import { openInboxStore } from "../../app/store/store.server";
-import type { ListedEnquiry } from "../../app/store/types";
+import type { ListedEnquiry } from "../../app/store/records";
 
 /**
  * Starts the REAL built site (`node build/server/index.js`, as `npm start` runs it) as a child process for tests that talk to it over plain

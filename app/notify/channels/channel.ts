@@ -1,4 +1,4 @@
-import type { Channel, StoredEnquiry } from "~/store/types";
+import type { Channel, StoredEnquiry } from "~/store/records";
 import { oneLine } from "~/text/safety";
 
 /** One way of telling the business about an enquiry. Adding a channel is one file that implements this. */

@@ -2,7 +2,7 @@ import nodemailer, { type SendMailOptions } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { EmailChannelConfig } from "~/config.server";
 import { notificationCopy } from "~/content/site";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { multiLine, oneLine } from "~/text/safety";
 import { defaultSender, signature, type Sender } from "../sender";
 import { DeliveryError, serviceWordsLength, type NotificationChannel } from "./channel";

@@ -1,5 +1,5 @@
 import type { WebhookFormat } from "~/config.server";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import {
   DeliveryError,
   parseRetryAfter,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { webhookFormats } from "~/config.server";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { composeDigestEmail, digestWebhookBody, firstLine, type SpamDigest } from "./compose";
 
 const spam = (n: number, overrides: Partial<StoredEnquiry> = {}): StoredEnquiry => ({

@@ -1,6 +1,6 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
 import { notificationCopy, spamDigestCopy } from "~/content/notifications";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { defaultSender, signature, type Sender } from "../sender";
 import { oneLine } from "~/text/safety";
 import { discordEscape, discordLimit, suppressEmbeds } from "../channels/webhook-formats/discord";

@@ -1,5 +1,6 @@
 import type { NotifyConfig, SpamDigestConfig } from "~/config.server";
-import type { ClaimedDigestSend, InboxStore } from "~/store/types";
+import type { ClaimedDigestSend } from "~/store/digests.types";
+import type { DigestStore } from "~/store/digests.types";
 import { describeFailure } from "../channels/channel";
 import { channelSenders } from "../channel-senders.server";
 import { settleSend } from "../outbox.server";
@@ -37,7 +38,7 @@ export function createDigestRound({
   sender = () => ({ ...defaultSender, siteUrl: publicUrl }),
   now = () => new Date(),
 }: {
-  store: InboxStore;
+  store: DigestStore;
   notify: NotifyConfig;
   digest: SpamDigestConfig;
   publicUrl: string;

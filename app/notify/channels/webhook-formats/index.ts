@@ -1,5 +1,5 @@
 import type { WebhookFormat } from "~/config.server";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { discordBody } from "./discord";
 import { googleChatBody } from "./googlechat";
 import { jsonBody } from "./json";

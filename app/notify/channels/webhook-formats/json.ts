@@ -1,4 +1,4 @@
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { slackEscape } from "./slack";
 import { fitText, summaryText } from "./text";
 

@@ -1,5 +1,5 @@
 import { notificationCopy } from "~/content/notifications";
-import type { StoredEnquiry } from "~/store/types";
+import type { StoredEnquiry } from "~/store/records";
 import { multiLine } from "~/text/safety";
 import { fitText, headLine } from "./text";
 
