@@ -76,7 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="haunt-backdrop flex-1">
           {children}
         </main>
-        <SiteFooter year={data?.year ?? new Date().getFullYear()} business={data?.site.business ?? fallbackBusiness} />
+        <SiteFooter year={data?.year ?? new Date().getFullYear()} business={data?.business ?? fallbackBusiness} />
         <ScrollRestoration />
         <Scripts />
         {/* Renders nothing in production; reloads the page on rebuilds under `npm run dev`. */}

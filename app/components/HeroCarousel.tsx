@@ -13,8 +13,8 @@ import {
   type ReactNode,
 } from "react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
+import type { PublicPhotos } from "~/content/photo-types";
 import { carousel } from "~/content/site";
-import { useSite } from "~/site-content/root-data";
 import { useAutoAdvance, useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
 import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
 
@@ -69,12 +69,11 @@ function RoundButton(props: {
 
 /**
  * The home page's fading slide show (W3C ARIA carousel pattern). The server renders the first slide; after hydration
- * Embla stacks the slides in one box and the controls appear over the image, so nothing shifts.
+ * Embla stacks the slides in one box and the controls appear over the image, so nothing shifts. `photos`: the photos
+ * and captions the site shows now, resolved on the server by the home page's loader.
  */
-export function HeroCarousel() {
+export function HeroCarousel({ photos }: { photos: Pick<PublicPhotos, "slides" | "captions"> }) {
   const total = carousel.slides.length;
-  // The photos and captions the site shows now (the root loader resolves them on the server).
-  const { photos } = useSite();
   const slidesId = useId();
   const reducedMotion = useReducedMotion();
   const loaded = useDocumentLoaded();

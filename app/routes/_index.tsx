@@ -1,26 +1,39 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
 import { homePage } from "~/content/site";
-import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
+import { metaFromLoader, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
 
+/** What Home shows of the site: the intro, the season notice, the services and the carousel's photos and captions. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { meta, preview } = await pageHeadFor("home", request, context);
-  return pageData({ meta }, preview);
+  const { meta, site, preview } = await pageHeadFor("home", request, context);
+  const { business, tagline, orders, services, ordersNote, photos } = site;
+  return pageData(
+    {
+      meta,
+      businessName: business.name,
+      tagline,
+      orders,
+      services,
+      ordersNote,
+      carousel: { slides: photos.slides, captions: photos.captions },
+    },
+    preview,
+  );
 }
 
 export default function Home() {
-  const site = useSite();
+  const site = useLoaderData<typeof loader>();
   const sitePath = useSitePath();
   return (
     <>
       <section className="mx-auto grid max-w-6xl gap-10 px-4 pb-12 pt-10 sm:px-6 lg:grid-cols-5 lg:items-center lg:pt-16">
         <div className="lg:col-span-2">
           <h1 className="font-display text-4xl font-bold leading-tight text-bone-50 sm:text-5xl">
-            {homePage.heading(site.business.name)}
+            {homePage.heading(site.businessName)}
           </h1>
           <p className="mt-4 text-lg text-bone-300">{site.tagline}</p>
           <div
@@ -46,7 +59,7 @@ export default function Home() {
           </div>
         </div>
         <div className="lg:col-span-3">
-          <HeroCarousel />
+          <HeroCarousel photos={site.carousel} />
         </div>
       </section>
 

@@ -15,7 +15,7 @@ import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
 import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
 import { browserFailureText } from "~/enquiry/api-answer";
-import { metaFromLoader, useSite } from "~/site-content/root-data";
+import { metaFromLoader } from "~/site-content/root-data";
 import { pageHeadFor, previewHeaders } from "~/site-content/pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
@@ -25,11 +25,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get("sent") === "1";
   // Each visitor's form carries its own signed token (ADR 0013): with the embedded inbox the page is never shared or
   // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
-  const { meta, preview } = await pageHeadFor("contact", request, context);
+  const { meta, site, preview } = await pageHeadFor("contact", request, context);
   const formToken = await formTokenForPage(context.services);
   const perVisitor = sent || !context.services.config.apiHost;
   return data(
-    { sent, formToken, meta },
+    { sent, formToken, meta, intro: site.contactIntro },
     { headers: preview ? previewHeaders : perVisitor ? { "Cache-Control": "no-store" } : {} },
   );
 }
@@ -80,8 +80,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent, formToken } = useLoaderData<typeof loader>();
-  const site = useSite();
+  const { sent, formToken, intro } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -91,7 +90,7 @@ export default function Contact() {
   return (
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{contactPage.heading}</h1>
-      <p className="mt-4 text-lg text-bone-300">{site.contactIntro}</p>
+      <p className="mt-4 text-lg text-bone-300">{intro}</p>
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-5 shadow-[0_0_60px_-25px_rgb(242_140_40_/_0.4)] sm:p-8">
         {/* A new key after each successful send empties the form; a failed send keeps everything typed. */}
         <ContactForm

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Config } from "~/config.server";
 import { privacyPage } from "~/content/site";
-import { metaFromLoader, useSite, useSitePath } from "~/site-content/root-data";
+import { metaFromLoader, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
@@ -13,10 +13,11 @@ export const meta: MetaFunction = metaFromLoader;
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { retention, notify, database, backup } = context.services.config;
-  const { meta, preview } = await pageHeadFor("privacy", request, context);
+  const { meta, site, preview } = await pageHeadFor("privacy", request, context);
   return pageData(
     {
       meta,
+      businessName: site.business.name,
       overwrittenAtOnce: database?.kind !== "postgres",
       backupDays: backupDays(backup, database?.kind === "sqlite"),
       retentionDays: retention?.retentionDays ?? 365,
@@ -48,8 +49,8 @@ function Part({ heading, children }: { heading: string; children: React.ReactNod
 }
 
 export default function Privacy() {
-  const { retentionDays, spamRetentionDays, channels, overwrittenAtOnce, backupDays } = useLoaderData<typeof loader>();
-  const site = useSite();
+  const { businessName, retentionDays, spamRetentionDays, channels, overwrittenAtOnce, backupDays } =
+    useLoaderData<typeof loader>();
   const sitePath = useSitePath();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
@@ -66,7 +67,7 @@ export default function Privacy() {
         <p data-spam-retention={spamRetentionDays}>{privacyPage.spamHowLong(spamRetentionDays)}</p>
       </Part>
       <Part heading={privacyPage.whoHeading}>
-        <p>{privacyPage.who(site.business.name, channels)}</p>
+        <p>{privacyPage.who(businessName, channels)}</p>
       </Part>
       <Part heading={privacyPage.erasureHeading}>
         <p data-backup-days={backupDays ?? undefined}>{privacyPage.erasure(overwrittenAtOnce, backupDays)}</p>

@@ -6,8 +6,8 @@ import type { SiteContent } from "~/site-content/schema.server";
 
 /**
  * What the public pages show of the site's content at a moment: the published (or, in a preview, the draft) content
- * with the order window decided for that moment and the About text in paragraphs. The root loader makes it on the
- * server, so the browser receives words, not the content's schema or its rules.
+ * with the order window decided for that moment and the About text in paragraphs. The loaders make it on the server
+ * and pass on what their page shows, so the browser receives words, not the content's schema or its rules.
  */
 export interface PublicSite {
   business: SiteContent["business"];

@@ -4,26 +4,20 @@ import { brand } from "~/content/shared";
 import type { PublicSite } from "~/site-content/public-site";
 
 /**
- * What the root loader gives every page (app/root.tsx): the footer's year, PUBLIC_URL, the site's content as the
- * public pages show it, and whether this is an operator's preview of the draft. Read through these helpers only.
+ * What the root loader gives every page (app/root.tsx): only what the layout shows around each page, the footer's
+ * year, the business's published details (header and footer) and whether this is an operator's preview of the draft.
+ * Each page's own words come from its own loader, so a page does not carry the others' in its hydration data.
+ * Read through these helpers only.
  */
 export interface RootData {
   year: number;
-  publicUrl: string;
-  site: PublicSite;
+  business: PublicSite["business"];
   preview: boolean;
 }
 
 export const useRootData = () => useRouteLoaderData<RootData>("root");
 
-/** The site's content on a page under the root (its loader always gives it; only the error page goes without). */
-export function useSite(): PublicSite {
-  const root = useRootData();
-  if (!root) throw new Error("the root loader's data is missing");
-  return root.site;
-}
-
-export const businessNameOf = (root: RootData | undefined) => root?.site.business.name ?? brand.name;
+export const businessNameOf = (root: RootData | undefined) => root?.business.name ?? brand.name;
 
 /**
  * A public page's address as a link: in a preview, the same page of the preview (the draft stays on screen while the
