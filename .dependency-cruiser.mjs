@@ -27,7 +27,7 @@ export default {
       name: "plain-helpers-stay-plain",
       comment: "text, http, content and config are the bottom floor: they import nothing of the site above them",
       severity: "error",
-      from: { path: "^app/(text|http|content|config[.]server|public-url)" },
+      from: { path: "^app/(text|http|content|config([.]server|/)|public-url)" },
       to: { path: `^app/(${site}|services[.]server)` },
     },
     {
@@ -35,7 +35,7 @@ export default {
       comment: "the store keeps rows; what an enquiry or a login means is decided above it, configured from server/",
       severity: "error",
       from: { path: "^app/store/" },
-      to: { path: `^app/(${site}|services[.]server|config[.]server)` },
+      to: { path: `^app/(${site}|services[.]server|config([.]server|/))` },
     },
     {
       name: "services-below-the-site",
