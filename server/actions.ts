@@ -2,11 +2,11 @@ import type { ActionFunction, ServerBuild } from "@remix-run/node";
 import { refusals } from "~/content/site";
 import { admitPost } from "~/http/admit.server";
 import { discardBody } from "~/http/body.server";
-import { bodyCapFor, readsOwnBody, takesJson } from "~/http/body-caps";
+import { bodyCapOf } from "~/http/body-cap";
 
 /**
- * Every route's action runs behind admitPost: the cross-site rule, its body cap (app/http/body-caps.ts) and a body of
- * a type it can read. Wrapped
+ * Every route's action runs behind admitPost: the cross-site rule, its body cap (the route's `bodyCap` export, or the
+ * default: app/http/body-cap.ts) and a body of a type it can read. Wrapped
  * here, once for the whole route table, so that a new route cannot forget either; tests/integration/post-guard.test.ts
  * walks the same table.
  */
@@ -20,8 +20,7 @@ export function guardActions(build: ServerBuild): ServerBuild {
       routes[id] = { ...route, module: { ...route.module, action: refuseMethod } };
       continue;
     }
-    const maxBytes = bodyCapFor(id);
-    const options = { readsOwnBody: readsOwnBody.has(id), json: takesJson.has(id) };
+    const { maxBytes, ...options } = bodyCapOf(route.module);
     const guarded: ActionFunction = async (args) =>
       action({ ...args, request: await admitPost(args.request, maxBytes, options) });
     routes[id] = { ...route, module: { ...route.module, action: guarded } };

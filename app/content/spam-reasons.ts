@@ -11,7 +11,7 @@ export const spamReasons = {
     used: "form token used before",
     "too-fast": "posted less than 3 s after the form was served",
   },
-  /** The content model's clues (app/enquiry/spam-model.ts), each with how often such messages were spam. */
+  /** The content model's clues (app/enquiry/spam-model.server.ts), each with how often such messages were spam. */
   word: (word: string) => `the word "${word}"`,
   host: (host: string) => `a link to ${host}`,
   from: (domain: string) => `sent from ${domain}`,

@@ -1,4 +1,4 @@
-import { defaultBodyCap } from "~/http/body-caps";
+import { defaultBodyCap } from "~/http/body-cap";
 import { contactForm } from "~/content/site";
 
 /**

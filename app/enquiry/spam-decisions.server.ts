@@ -1,6 +1,6 @@
 import { spamStatsWords } from "~/content/spam-reasons";
 import { clueInWords } from "~/enquiry/spam";
-import { builtInCounts, features, ownerWeight, probability, type Clue } from "~/enquiry/spam-model";
+import { builtInCounts, features, ownerWeight, probability, type Clue } from "~/enquiry/spam-model.server";
 import type { Channel, EnquiryStatus, SpamDecision } from "~/store/records";
 import type { EnquiryStore } from "~/store/enquiries.types";
 import type { SpamStore } from "~/store/spam.types";

@@ -1,6 +1,6 @@
 /**
  * The spam filter's verdict (ADR 0029): a bot's behaviour keeps a post aside as spam outright; its content alone is
- * weighed as a probability by the model (app/enquiry/spam-model.ts), with three outcomes: none, possible (announced
+ * weighed as a probability by the model (app/enquiry/spam-model.server.ts), with three outcomes: none, possible (announced
  * with a marker) and spam (only on strong evidence). Pure: the owner's lessons come in as counts. See
  * docs/spam-and-retention.md.
  */
@@ -15,7 +15,7 @@ import {
   type Clue,
   type LearnedCounts,
   type SpamVerdictName,
-} from "~/enquiry/spam-model";
+} from "~/enquiry/spam-model.server";
 
 export interface SpamSignals {
   name: string;

@@ -18,7 +18,8 @@ export async function admitPost(
     discardBody(request);
     throw refusal(403, refusals.crossSite);
   }
-  // A route that reads its body under the cap itself (app/http/body-caps.ts) answers a large one in its own form.
+  // A route that reads its body under the cap itself (its `bodyCap` says so: app/http/body-cap.ts) answers a large
+  // one in its own form.
   if (readsOwnBody) return request;
   const body = await readBodyCapped(request, maxBytes);
   if (!body.ok) throw tooLarge(maxBytes);

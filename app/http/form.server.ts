@@ -5,7 +5,7 @@ import { mediaType, readBodyCapped } from "~/http/body.server";
 export const formMediaTypes: readonly string[] = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
 /**
- * A form's fields, read under a cap (a route that reads its own body: app/http/body-caps.ts). Past the cap: a thrown
+ * A form's fields, read under a cap (a route that reads its own body: app/http/body-cap.ts). Past the cap: a thrown
  * 413 whose body is the reason in words, which the route may show beside its form (the login does); a body that is
  * not a form is a thrown 415, a multipart body that cannot be parsed a thrown 400, both in words (formRefusal).
  */

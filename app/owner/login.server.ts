@@ -2,7 +2,6 @@ import type { AppLoadContext } from "@remix-run/node";
 import { clientKey } from "~/http/rate-limit.server";
 import { loginHashing } from "~/owner/hash-gate.server";
 import { deriveOnHashThread } from "~/owner/hash-thread.server";
-import { bodyCapFor } from "~/http/body-caps";
 import { readForm } from "~/http/form.server";
 import { dummyHash, verifyPassword } from "~/owner/password.server";
 import { describeBrowser } from "~/owner/browser";
@@ -32,17 +31,27 @@ export type LoginOutcome =
  * the check, so an attacker elsewhere only ever throttles themselves; while throttled, not even the right password
  * gets in from there. A site-wide rate and a small hashing queue bound the work many addresses can cause.
  */
-export async function logIn(request: Request, context: AppLoadContext, now = new Date()): Promise<LoginOutcome> {
-  const outcome = await attempt(request, context, now).catch(unavailable);
+export async function logIn(
+  request: Request,
+  context: AppLoadContext,
+  maxBodyBytes: number,
+  now = new Date(),
+): Promise<LoginOutcome> {
+  const outcome = await attempt(request, context, maxBodyBytes, now).catch(unavailable);
   context.services.metrics?.login({ step: "password", outcome: outcome.kind });
   return outcome;
 }
 
-async function attempt(request: Request, context: AppLoadContext, now: Date): Promise<LoginOutcome> {
+async function attempt(
+  request: Request,
+  context: AppLoadContext,
+  maxBodyBytes: number,
+  now: Date,
+): Promise<LoginOutcome> {
   requireEmbedded(context);
   const { config } = context.services;
   const store = inboxStore(context);
-  const form = await readForm(request, bodyCapFor("routes/inbox.login"));
+  const form = await readForm(request, maxBodyBytes);
   const email = String(form.get("email") ?? "").slice(0, 254);
   const password = String(form.get("password") ?? "").slice(0, 1024);
   const next = safeNext(String(form.get("next") ?? ""));

@@ -1,3 +1,5 @@
+import type { BodyCap } from "~/http/body-cap";
+
 /**
  * What an uploaded photo may be (issues 25 and 31), for the upload's parser, the encoder and the words that refuse one:
  * real image types only (checked by their bytes), at most 25 MB and 50 megapixels (sharp's input pixel limit: far
@@ -17,6 +19,12 @@ export const photoLimits = {
   /** The types a browser can show once encoded, by what their bytes say (file-type's MIME names). */
   types: ["image/jpeg", "image/png", "image/webp", "image/avif"],
 } as const;
+
+/**
+ * The Photos page's body cap: one photo at its limit (photoLimits.maxBytes) and the form's few short fields
+ * (docs/security.md, "Request bodies"). The route streams its body through the multipart parser under this cap itself.
+ */
+export const photoUploadBodyCap: BodyCap = { maxBytes: 25 * 1024 * 1024 + 64 * 1024, readsOwnBody: true };
 
 /** What the header says about the pixels, as sharp's metadata() names it. */
 export interface PixelHeader {

@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { apiAnswer } from "~/enquiry/answers.server";
 import { discardBody } from "~/http/body.server";
+import type { BodyCap } from "~/http/body-cap";
+import { maxBodyBytes } from "~/enquiry/fields";
 
 /**
  * The embedded enquiry endpoint, with the upstream API's contract, for programs other than our own form. It exists
@@ -16,6 +18,9 @@ export function loader({ context }: LoaderFunctionArgs) {
     headers: { Allow: "POST", "Content-Type": "text/plain" },
   });
 }
+
+/** The enquiry is read under its cap by acceptEnquiry, so that a refusal is the API's errors list (a 415 first). */
+export const bodyCap: BodyCap = { maxBytes: maxBodyBytes, readsOwnBody: true };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (context.services.config.apiHost) {

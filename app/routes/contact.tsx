@@ -13,7 +13,8 @@ import { contactPage, enquiryMessages } from "~/content/site";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
-import { enquiryFieldNames, type EnquiryValues } from "~/enquiry/fields";
+import { enquiryFieldNames, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
+import type { BodyCap } from "~/http/body-cap";
 import { browserFailureText } from "~/enquiry/api-answer";
 import { metaFromLoader } from "~/site-content/root-data";
 import { pageHeadFor, previewHeaders } from "~/site-content/pages.server";
@@ -42,6 +43,9 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
   headers.set("Retry-After", retryAfter);
   return headers;
 };
+
+/** The enquiry is read under its cap by acceptEnquiry, so that a refusal is this page with its status line. */
+export const bodyCap: BodyCap = { maxBytes: maxBodyBytes, readsOwnBody: true };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const acceptance = await acceptEnquiry(request, "form", context.services, context.clientAddress);

@@ -4,6 +4,7 @@ import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
 import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import { defaultBodyCap, type BodyCap } from "~/http/body-cap";
 import { formRefusal } from "~/http/form.server";
 import { logIn } from "~/owner/login.server";
 import { dummyHash } from "~/owner/password.server";
@@ -40,8 +41,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/** The login reads its form under this cap itself, so that a refusal is this page with its form and the reason. */
+export const bodyCap: BodyCap = { maxBytes: defaultBodyCap, readsOwnBody: true };
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await logIn(request, context).catch(async (error: unknown) => {
+  const outcome = await logIn(request, context, bodyCap.maxBytes).catch(async (error: unknown) => {
     // A body over the cap, or not a form: the login page again, with the reason beside the form.
     const refused = await formRefusal(error);
     if (refused === undefined) throw error;

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, AppLoadContext } from "@remix-run/node";
 import { securityCopy } from "~/content/security";
+import { defaultBodyCap, type BodyCap } from "~/http/body-cap";
 import { asOperator, requireEmbedded, type AllowedStages, type OperatorSession } from "~/owner/gate.server";
 import { privateHeaders } from "~/owner/headers";
 import {
@@ -35,6 +36,9 @@ const stagesFor: Record<"register" | "verify", AllowedStages> = {
   register: ["setup", "full"],
   verify: ["password", "full"],
 };
+
+/** The passkeys' exchange posts JSON, not a form: admitPost checks the media type. */
+export const bodyCap: BodyCap = { maxBytes: defaultBodyCap, json: true };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireEmbedded(context);

@@ -6,6 +6,7 @@ import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { inboxCopy } from "~/content/inbox";
 import { photosEditorCopy } from "~/content/photos-editor";
 import { siteEditorCopy } from "~/content/site-editor";
+import type { BodyCap } from "~/http/body-cap";
 import { absoluteTime } from "~/text/time";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { stepUpReturn } from "~/owner/step-up";
@@ -89,6 +90,11 @@ interface Returned {
   refusal: string | null;
   note: string | null;
 }
+
+/**
+ * Every field of the site's content at its limit, in any script (a character can take 12 bytes form-encoded), fits.
+ */
+export const bodyCap: BodyCap = { maxBytes: 256 * 1024 };
 
 export async function action(args: ActionFunctionArgs) {
   return asOperator(args, editSite);

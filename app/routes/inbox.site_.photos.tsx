@@ -7,12 +7,12 @@ import { inboxCopy } from "~/content/inbox";
 import { photosEditorCopy } from "~/content/photos-editor";
 import { siteEditorCopy } from "~/content/site-editor";
 import { mediaType } from "~/http/body.server";
-import { bodyCapFor, defaultBodyCap } from "~/http/body-caps";
+import { defaultBodyCap } from "~/http/body-cap";
 import { formRefusal, readForm } from "~/http/form.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
-import { photoLimits, photoPlaces, type PhotoPlace } from "~/photos/limits";
+import { photoLimits, photoPlaces, photoUploadBodyCap, type PhotoPlace } from "~/photos/limits";
 import { photosPage } from "~/site-content/photos-page.server";
 import { checkReceived, receiveUpload, uploadId, type UploadProblem } from "~/photos/upload.server";
 import { photoTurn, PhotosBusy } from "~/photos/turns.server";
@@ -32,7 +32,9 @@ export const meta: MetaFunction = () => [
 export const headers = inboxHeaders;
 
 const words = photosEditorCopy;
-const routeId = "routes/inbox.site_.photos";
+
+/** One photo at its limit and the form's few short fields, streamed through the multipart parser by the route. */
+export const bodyCap = photoUploadBodyCap;
 
 /**
  * The owner's Photos page (issue 25): upload a photo into a place, and move, take off, describe, focus and caption the
@@ -139,7 +141,7 @@ const problemWords = (problem: UploadProblem, cost?: DecodeCost): string => {
 const busyRetrySeconds = 30;
 
 async function upload(request: Request, context: AppLoadContext, { operator, store }: OperatorSession) {
-  const received = await receiveUpload(request, bodyCapFor(routeId));
+  const received = await receiveUpload(request, bodyCap.maxBytes);
   const values = { alt: received.fields.alt, place: received.fields.place };
   const errors: Record<string, string> = {};
   const alt = altProblem(values.alt);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyCapFor, readsOwnBody } from "~/http/body-caps";
-import { photoLimits } from "~/photos/limits";
+import { photoLimits, photoUploadBodyCap } from "~/photos/limits";
 import { focusFrom, photoAt, placedUploads, placePhoto, withCaptions } from "~/site-content/photo-edits";
 import { defaultSiteContent, validateSiteContent } from "~/site-content/schema.server";
 
@@ -44,9 +43,9 @@ describe("the Photos page's edits to the draft", () => {
   });
 
   it("gives the upload route a cap of one photo at its limit and its fields, read by the route itself", () => {
-    const cap = bodyCapFor("routes/inbox.site_.photos");
+    const cap = photoUploadBodyCap.maxBytes;
     expect(cap).toBeGreaterThan(photoLimits.maxBytes);
     expect(cap).toBeLessThanOrEqual(photoLimits.maxBytes + 64 * 1024);
-    expect(readsOwnBody.has("routes/inbox.site_.photos")).toBe(true);
+    expect(photoUploadBodyCap.readsOwnBody).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { errorPage, refusals } from "../../app/content/site";
-import { defaultBodyCap } from "../../app/http/body-caps";
+import { defaultBodyCap } from "../../app/http/body-cap";
 import { inboxCopy } from "../../app/content/inbox";
 import { expect, test } from "./fixtures";
 import { asClient, logIn, owner } from "./owner";

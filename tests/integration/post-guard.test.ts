@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyCapFor, defaultBodyCap } from "~/http/body-caps";
+import { bodyCapOf, defaultBodyCap } from "~/http/body-cap";
+import { photoUploadBodyCap } from "~/photos/limits";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
@@ -116,7 +117,7 @@ beforeAll(async () => {
 afterAll(() => site?.stop());
 
 /** Every route of the built app that has an action, with a path to post to (parameters filled in). */
-async function actionRoutes(): Promise<{ id: string; path: string }[]> {
+async function actionRoutes(): Promise<{ id: string; path: string; cap: ReturnType<typeof bodyCapOf> }[]> {
   const build = (await import(pathToFileURL(join(projectRoot, "build/index.js")).href)) as ServerBuild;
   const pathOf = (id: string): string => {
     const route = build.routes[id]!;
@@ -126,7 +127,7 @@ async function actionRoutes(): Promise<{ id: string; path: string }[]> {
   };
   return Object.keys(build.routes)
     .filter((id) => typeof build.routes[id]!.module.action === "function")
-    .map((id) => ({ id, path: `/${pathOf(id)}` }));
+    .map((id) => ({ id, path: `/${pathOf(id)}`, cap: bodyCapOf(build.routes[id]!.module) }));
 }
 
 describe("every post is read under a cap", () => {
@@ -136,8 +137,19 @@ describe("every post is read under a cap", () => {
     expect(routes.map((r) => r.path)).toEqual(
       expect.arrayContaining(["/contact", "/api/site/save-contact", "/inbox/login", "/inbox/logout", "/inbox/x"]),
     );
-    for (const { id, path } of routes) {
-      const body = Buffer.alloc(bodyCapFor(id) + 1, "a");
+    // The caps the routes declare beside their actions, as the server reads them from the same table.
+    const caps = Object.fromEntries(routes.map(({ id, cap }) => [id, cap]));
+    expect(caps).toMatchObject({
+      "routes/contact": { maxBytes: defaultBodyCap, readsOwnBody: true, json: false },
+      "routes/api.site.save-contact": { maxBytes: defaultBodyCap, readsOwnBody: true, json: false },
+      "routes/inbox.login": { maxBytes: defaultBodyCap, readsOwnBody: true, json: false },
+      "routes/inbox.passkey": { maxBytes: defaultBodyCap, readsOwnBody: false, json: true },
+      "routes/inbox.site": { maxBytes: 256 * 1024, readsOwnBody: false, json: false },
+      "routes/inbox.site_.photos": { ...photoUploadBodyCap, json: false },
+      "routes/inbox.logout": { maxBytes: defaultBodyCap, readsOwnBody: false, json: false },
+    });
+    for (const { id, path, cap } of routes) {
+      const body = Buffer.alloc(cap.maxBytes + 1, "a");
       // The JSON API refuses another media type first (415), as it should; a JSON body reaches its cap.
       const type = path.startsWith("/api/") ? "application/json" : "application/x-www-form-urlencoded";
       // Logged in for the owner's forms; not for the login, whose page sends a logged-in owner on to the inbox.

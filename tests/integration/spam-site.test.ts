@@ -67,7 +67,7 @@ function fields(extra: Record<string, string> = {}) {
   };
 }
 
-/** One message of each outcome by content alone (app/enquiry/spam-model.ts with its built-in corpus). */
+/** One message of each outcome by content alone (app/enquiry/spam-model.server.ts with its built-in corpus). */
 const outcomeMessages = {
   real: "Hi! We run a haunted hayride and need a lunging werewolf for the barn scene. Could you send a quote?",
   // A real customer who writes like a pitch: announced, with the marker.

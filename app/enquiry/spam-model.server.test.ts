@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { trainingReal, trainingSpam, type CorpusEnquiry } from "~/enquiry/spam-corpus";
+import { trainingReal, trainingSpam, type CorpusEnquiry } from "~/enquiry/spam-corpus.server";
 import {
   countCorpus,
   features,
@@ -8,7 +8,7 @@ import {
   thresholds,
   type LearnedCounts,
   type SpamVerdictName,
-} from "~/enquiry/spam-model";
+} from "~/enquiry/spam-model.server";
 import { heldOutReal, heldOutSpam } from "../../tests/support/spam-corpus";
 
 /**

@@ -1,14 +1,14 @@
 /**
  * The spam filter's content model (ADR 0029): naive Bayes over an enquiry's words, the hosts it links to and a few
  * signals, combined as SpamBayes does (Robinson's per-token probabilities, Fisher's chi-square). Pure: the built-in
- * corpus (the training half, app/enquiry/spam-corpus.ts) is counted once per process; what the owner taught it comes
+ * corpus (the training half, app/enquiry/spam-corpus.server.ts) is counted once per process; what the owner taught it comes
  * in as counts from the database, each decision weighing `ownerWeight` corpus messages.
  *
  * Capitals, prices, phone numbers and other languages are not features at all (words are lower-cased, numbers
  * dropped, unknown words weigh nothing); links to the sender's own site, to videos and to social profiles are one
  * feature each whose weight the corpus gives, as real enquiries carry them too.
  */
-import { trainingReal, trainingSpam, type CorpusEnquiry } from "~/enquiry/spam-corpus";
+import { trainingReal, trainingSpam, type CorpusEnquiry } from "~/enquiry/spam-corpus.server";
 import type { SpamVerdictName } from "~/store/records";
 import type { LearnedCounts, TokenCounts } from "~/store/spam.types";
 
@@ -20,7 +20,7 @@ export const nothingLearned: LearnedCounts = { messages: { spam: 0, ham: 0 }, to
 export const ownerWeight = 4;
 
 /**
- * Chosen on the training half by leave-one-out (app/enquiry/spam-model.test.ts prints the figures): `spam` above the
+ * Chosen on the training half by leave-one-out (app/enquiry/spam-model.server.test.ts prints the figures): `spam` above the
  * highest real enquiry's score with room to spare, so only strong evidence keeps an enquiry aside; `possible` where
  * the real ones thin out. A message with no known feature scores 0.5 and is announced as usual.
  */
