@@ -76,7 +76,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     const [command, argv] = root
       ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
       : [join(bin, tool), args];
-    const result = spawnSync(command, argv, { encoding: "utf8", timeout: 60_000 });
+    // Generous: the run's one cluster is made in the global setup, which has no time limit, and initdb on a loaded
+    // 2-core machine has taken over a minute.
+    const result = spawnSync(command, argv, { encoding: "utf8", timeout: 180_000 });
     if (result.status !== 0) throw new Error(`${tool} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   };
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
