@@ -33,11 +33,17 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts", "tests/deploy/**/*.test.ts"],
+          // The site's builds and the run's one PostgreSQL cluster, made once before any file runs, so no hook waits
+          // for them (tests/support/integration-setup.ts).
+          globalSetup: ["tests/support/integration-setup.ts"],
+          // Several files at once: their time goes mostly to waiting on the servers, CLIs and databases they start,
+          // not to this process, so on 2 cores 3 workers finish well before 1. Ports are free ones asked of the
+          // kernel and directories temporary, so files beside each other never share either.
+          maxWorkers: 3,
           // Tests that start servers and CLIs: generous, so a loaded machine (2 cores, many processes) never fails
           // them on time alone; what they assert about time (e.g. exit within 10 s) is asserted explicitly.
           testTimeout: 30_000,
-          // A hook may build the site first (tests/support/site-server.ts, ensureBuilt).
-          hookTimeout: 120_000,
+          hookTimeout: 60_000,
           // The servers and CLIs these tests start (their stdout a pipe, so JSON by default) print the human lines the
           // tests match; tests/integration/json-logs.test.ts asks for JSON itself.
           env: { LOG_FORMAT: "text" },

@@ -31,7 +31,7 @@ afterEach(async () => {
   await site?.stop();
   site = undefined;
 });
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 
 interface Run {
   code: number;

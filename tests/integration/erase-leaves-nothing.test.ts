@@ -142,7 +142,7 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
     await site.stop();
     expect(copiesIn(databaseDir, person.words)).toEqual([]);
     expect(inText(site.output(), person.words)).toEqual([]);
-  }, 120_000);
+  }, 60_000);
 
   it("`npm run inbox -- erase` while the server runs", async () => {
     await start();
@@ -166,7 +166,7 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
     expect(cli(env, ["erase", person.email]).stdout).toContain(
       `Erased 0 enquiries from ${person.email} with their notifications.\nThe old v1 inbox file ${env.INBOX_FILE} on the server still holds this person's address.`,
     );
-  }, 120_000);
+  }, 60_000);
 });
 
 describe("a SQLite database written before secure_delete was on", () => {

@@ -49,7 +49,7 @@ beforeAll(async () => {
     NOTIFY_WEBHOOK_URL: receiver.url,
     NOTIFY_WEBHOOK_FORMAT: "discord",
   });
-}, 120_000);
+}, 60_000);
 afterAll(async () => {
   await site?.stop();
   await Promise.all([sink?.stop(), receiver?.stop()]);

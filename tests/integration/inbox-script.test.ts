@@ -70,7 +70,7 @@ async function inboxWith(records: V1Record[]): Promise<{ database: string; store
 
 const withoutId = ({ id: _id, ...rest }: Record<string, unknown>) => rest;
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 
 /** A strict RFC 4180 parser: quoted fields may hold commas, doubled quotes and line breaks; records end in CRLF. */
 function parseCsv(text: string): string[][] {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { enquiry } from "../support/enquiry";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 
@@ -15,7 +16,7 @@ import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 type LogRecord = Record<string, unknown>;
 
 let sink: SmtpSink;
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 const sites: SiteServer[] = [];
 /** What the tests posted that no line may show: the visitors' addresses, their words, the query strings. */
 const secrets: string[] = [];
@@ -23,11 +24,11 @@ const secrets: string[] = [];
 beforeAll(async () => {
   await ensureBuilt();
   sink = await startSmtpSink();
-  if (postgresAvailable) postgres = await startPostgres();
+  if (postgresAvailable) postgres = await sharedPostgres();
 });
 afterAll(async () => {
   await sink.stop();
-  postgres?.stop();
+  await postgres?.stop();
 });
 afterEach(async () => {
   // Checked on every server's whole output (stderr too), after it has stopped and said all it will.

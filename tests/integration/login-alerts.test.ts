@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { postgresAvailable, startPostgres } from "../support/postgres";
+import { postgresAvailable } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
@@ -52,7 +53,7 @@ beforeAll(async () => {
     NOTIFY_EMAIL_FROM: "site@grimforge.example",
     NOTIFY_WEBHOOK_URL: receiver.url, // 127.0.0.1: the json format
   });
-}, 120_000);
+}, 60_000);
 afterAll(async () => {
   await site?.stop();
   await Promise.all([sink?.stop(), receiver?.stop()]);
@@ -178,7 +179,7 @@ describe("the new-login alert", () => {
 
 describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", () => {
   it("send each alert once, whichever instance took the login, after the SMTP server comes back", async () => {
-    const postgres = await startPostgres();
+    const postgres = await sharedPostgres();
     const instances: SiteServer[] = [];
     try {
       const databaseUrl = await postgres.createDatabase();
@@ -224,7 +225,7 @@ describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", 
       expect(sends()).toHaveLength(8);
     } finally {
       await Promise.all(instances.map((instance) => instance.stop()));
-      postgres.stop();
+      await postgres.stop();
     }
-  }, 120_000);
+  }, 60_000);
 });

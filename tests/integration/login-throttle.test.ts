@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inboxCopy } from "~/content/inbox";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
@@ -73,7 +74,7 @@ let dir: string;
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "haunt-login-throttle-"));
-}, 120_000);
+}, 60_000);
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
 });
@@ -99,7 +100,7 @@ describe("the login throttle on SQLite", () => {
     for (const answer of all.filter((a) => a.status === 429)) expectThrottled(answer);
     // Afterwards too, the right password from that address is not checked.
     expectThrottled(await logIn(site, owner.password));
-  }, 120_000);
+  }, 60_000);
 
   it("an IPv6 /64 is one client (IPv4-mapped counted as IPv4): 20 addresses of one /64 get 5 tries", async () => {
     const site = await sqliteSite("ipv6", { TRUST_PROXY: "1" });
@@ -112,7 +113,7 @@ describe("the login throttle on SQLite", () => {
 
     for (let n = 0; n < 5; n++) expect((await logIn(site, `wrong ${n}`, "192.0.2.7")).status).toBe(401);
     expectThrottled(await logIn(site, "wrong again", "::ffff:192.0.2.7"));
-  }, 120_000);
+  }, 60_000);
 
   it("past the hashing queue a login is refused at once: 503 in words with Retry-After, nothing waits forever", async () => {
     const site = await sqliteSite("queue", { TRUST_PROXY: "1" });
@@ -131,7 +132,7 @@ describe("the login throttle on SQLite", () => {
     // A refused login used up none of its client's tries: that client still gets 5 checks.
     const client = answers.indexOf(refused[0]!) + 1;
     for (let n = 0; n < 5; n++) expect((await logIn(site, "still wrong", `198.51.100.${client}`)).status).toBe(401);
-  }, 120_000);
+  }, 60_000);
 
   it("the site-wide login rate refuses past its count per minute: 429 in words with Retry-After", async () => {
     const site = await sqliteSite("rate", { TRUST_PROXY: "1", RATE_LIMIT_LOGIN_PER_MINUTE: "3" });
@@ -142,14 +143,14 @@ describe("the login throttle on SQLite", () => {
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(60);
     expect(shown(answers[3]!.text)).toContain(inboxCopy.login.busy(seconds));
-  }, 120_000);
+  }, 60_000);
 });
 
 describe.skipIf(!postgresAvailable)("the login throttle on two instances sharing PostgreSQL", () => {
-  let postgres: TestPostgres;
+  let postgres: TestDatabases;
   beforeAll(async () => {
-    postgres = await startPostgres();
-  }, 120_000);
+    postgres = await sharedPostgres();
+  }, 60_000);
   afterAll(() => postgres?.stop());
 
   async function twoInstances(env: Record<string, string> = {}): Promise<[SiteServer, SiteServer]> {
@@ -170,12 +171,12 @@ describe.skipIf(!postgresAvailable)("the login throttle on two instances sharing
     for (const answer of all) expect([401, 429]).toContain(answer.status);
     // The same /64 through the other instance: still throttled.
     expectThrottled(await logIn(b, owner.password, "2001:db8:9::2"));
-  }, 120_000);
+  }, 60_000);
 
   it("the site-wide login rate is shared: 3 a minute over both instances", async () => {
     const [a, b] = await twoInstances({ TRUST_PROXY: "1", RATE_LIMIT_LOGIN_PER_MINUTE: "3" });
     const statuses: number[] = [];
     for (let n = 1; n <= 4; n++) statuses.push((await logIn(n % 2 ? a : b, `wrong ${n}`, `203.0.113.${n}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
-  }, 120_000);
+  }, 60_000);
 });

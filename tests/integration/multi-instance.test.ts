@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ListedEnquiry } from "~/store/records";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { ensureBuilt, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { enquiry } from "../support/enquiry";
@@ -12,18 +13,18 @@ import { enquiry } from "../support/enquiry";
  * the mail server is down leaves nothing behind: the other delivers every pending notification once it is back.
  */
 
-let postgres: TestPostgres;
+let postgres: TestDatabases;
 let sink: SmtpSink;
 const sites: SiteServer[] = [];
 
 beforeAll(async () => {
   if (!postgresAvailable) return;
   await ensureBuilt();
-  [postgres, sink] = await Promise.all([startPostgres(), startSmtpSink()]);
-}, 120_000);
+  [postgres, sink] = await Promise.all([sharedPostgres(), startSmtpSink()]);
+}, 60_000);
 afterAll(async () => {
   await sink?.stop();
-  postgres?.stop();
+  await postgres?.stop();
 });
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
@@ -58,29 +59,25 @@ async function post(target: SiteServer, run: string, n: number): Promise<string>
 const allSent = (items: ListedEnquiry[]) => items.every((item) => item.notifications.every((n) => n.state === "sent"));
 
 describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", () => {
-  it(
-    "200 concurrent enquiries split between them: 200 rows, 200 e-mails, each once",
-    { timeout: 120_000 },
-    async () => {
-      const databaseUrl = await postgres.createDatabase();
-      const [a, b] = await twoInstances(databaseUrl);
-      const run = randomUUID();
-      const emails = await Promise.all(Array.from({ length: 200 }, (_, n) => post(n % 2 ? a : b, run, n)));
+  it("200 concurrent enquiries split between them: 200 rows, 200 e-mails, each once", { timeout: 60_000 }, async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const [a, b] = await twoInstances(databaseUrl);
+    const run = randomUUID();
+    const emails = await Promise.all(Array.from({ length: 200 }, (_, n) => post(n % 2 ? a : b, run, n)));
 
-      await waitFor(async () => allSent(await readInbox(databaseUrl)), "every notification sent", 60_000);
-      await new Promise((resolve) => setTimeout(resolve, 2_500)); // a few polls more: nothing is sent again
-      const stored = await readInbox(databaseUrl);
-      expect(stored.map((item) => item.email).sort()).toEqual([...emails].sort());
-      for (const item of stored) expect(sink.forEnquiry(item.id), item.email).toHaveLength(1);
-      // The work was shared: both instances sent some.
-      expect(a.output()).toContain('"outcome":"sent"');
-      expect(b.output()).toContain('"outcome":"sent"');
-    },
-  );
+    await waitFor(async () => allSent(await readInbox(databaseUrl)), "every notification sent", 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // a few polls more: nothing is sent again
+    const stored = await readInbox(databaseUrl);
+    expect(stored.map((item) => item.email).sort()).toEqual([...emails].sort());
+    for (const item of stored) expect(sink.forEnquiry(item.id), item.email).toHaveLength(1);
+    // The work was shared: both instances sent some.
+    expect(a.output()).toContain('"outcome":"sent"');
+    expect(b.output()).toContain('"outcome":"sent"');
+  });
 
   it(
     "mail server down, one instance killed with kill -9, mail server back: the other delivers everything once",
-    { timeout: 150_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres.createDatabase();
       await sink.stop(); // down: connections refused
@@ -99,7 +96,7 @@ describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", 
       await waitFor(
         async () => allSent(await readInbox(databaseUrl)),
         "every notification sent by the survivor",
-        90_000,
+        45_000,
       );
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       const stored = await readInbox(databaseUrl);

@@ -79,7 +79,7 @@ const allSent = (items: ListedEnquiry[]) =>
 describe("notifications from the built server", () => {
   it(
     "kill -9 while sends are in flight, then a restart: every notification delivered once",
-    { timeout: 90_000 },
+    { timeout: 60_000 },
     async () => {
       const database = `${temp.dir()}/enquiries.db`;
       // Both far ends stall: the server claims the notifications and is stuck sending them when it dies.

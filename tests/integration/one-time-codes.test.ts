@@ -6,7 +6,8 @@ import { DatabaseSync } from "node:sqlite";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { securityCopy } from "~/content/security";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
@@ -132,7 +133,7 @@ let dir: string;
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "haunt-codes-"));
-}, 120_000);
+}, 60_000);
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
 });
@@ -273,7 +274,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
       expect(text).not.toContain(secret);
       for (const code of recovery) expect(text).not.toContain(code);
     }
-  }, 120_000);
+  }, 60_000);
 
   it("five wrong codes, then the sixth try is refused unchecked (429 in words), even the right code; 20 wrong from many networks stop every network", async () => {
     const site = await sqliteSite("throttle");
@@ -300,7 +301,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     // code do not).
     expect(statuses).toEqual([...Array(15).fill(401), ...Array(6).fill(429)]);
     expectThrottled(await verify(site, spread.cookie, codeFor(secret, 2), "2001:db8:ffff::1"));
-  }, 120_000);
+  }, 60_000);
 
   it("recovery codes can be made anew (the old stop working), and one-time codes are kept while they are the only factor", async () => {
     const site = await sqliteSite("manage");
@@ -338,7 +339,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expectWrong(await verify(site, again.cookie, recovery[0]!, "192.0.2.31"));
     expect((await verify(site, again.cookie, fresh[0]!, "192.0.2.31")).status).toBe(302);
     expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("new recovery codes made");
-  }, 120_000);
+  }, 60_000);
 
   it("a second browser still setting up is asked for a code once the first has set one up", async () => {
     const site = await sqliteSite("two-browsers");
@@ -363,7 +364,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect((await request(site, "/inbox", { cookie: goOn(passed, second.cookie), from: "192.0.2.41" })).status).toBe(
       200,
     );
-  }, 120_000);
+  }, 60_000);
 
   it("new recovery codes ask for a code again when this session's last one is over ten minutes old", async () => {
     const site = await sqliteSite("step-up");
@@ -400,7 +401,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     });
     expect(renewed.status).toBe(200);
     expect(recoveryCodesIn(renewed.text)).toHaveLength(10);
-  }, 120_000);
+  }, 60_000);
 
   it("with INBOX_REQUIRE_2FA off, codes set up can be removed: logged, and the password alone logs in again", async () => {
     const site = await startSite({
@@ -432,7 +433,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(shown(removed.text)).toContain(codes.start);
     expect((await logIn(site, operator, "192.0.2.72")).location).toBe("/inbox");
     expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("one-time codes removed");
-  }, 120_000);
+  }, 60_000);
 
   it("operator reset-2fa ends the operator's sessions, is logged, and the next login sets up a factor again", async () => {
     const site = await sqliteSite("reset");
@@ -471,14 +472,14 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain("no operator nobody@example.com");
     expect(cli(site.databaseUrl, ["operator", "reset-2fa"]).status).toBe(2);
-  }, 120_000);
+  }, 60_000);
 });
 
 describe.skipIf(!postgresAvailable)("one-time codes on two instances sharing PostgreSQL", () => {
-  let postgres: TestPostgres;
+  let postgres: TestDatabases;
   beforeAll(async () => {
-    postgres = await startPostgres();
-  }, 120_000);
+    postgres = await sharedPostgres();
+  }, 60_000);
   afterAll(() => postgres?.stop());
 
   it("a code used on one instance is refused on the other, and the wrong-code throttle is shared", async () => {
@@ -510,5 +511,5 @@ describe.skipIf(!postgresAvailable)("one-time codes on two instances sharing Pos
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     expectThrottled(await verify(a, guesser.cookie, codeFor(secret, 1), "2001:db8:77::9"));
     expectThrottled(await verify(b, guesser.cookie, codeFor(secret, 1), "2001:db8:77::a"));
-  }, 120_000);
+  }, 60_000);
 });

@@ -149,7 +149,7 @@ beforeAll(async () => {
     INBOX_REQUIRE_2FA: "on",
     NOTIFY_WEBHOOK_URL: receiver.url,
   });
-}, 120_000);
+}, 60_000);
 afterAll(async () => {
   await site?.stop();
   await receiver?.stop();

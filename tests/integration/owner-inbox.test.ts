@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
@@ -40,7 +41,7 @@ describe("operator commands", () => {
     await ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), "haunt-operators-"));
     databaseUrl = `file:${join(dir, "inbox.db")}`;
-  }, 120_000);
+  }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("add reads the password from stdin, refuses short and common ones, and logs every change", () => {
@@ -71,7 +72,7 @@ describe("operator commands", () => {
     for (const action of ["operator added", "operator password changed", "sessions revoked", "operator removed"])
       expect(activity).toContain(action);
     expect(activity).not.toMatch(/bats/);
-  }, 120_000); // several command runs, each hashing or scoring a password: slow on a loaded machine
+  }, 60_000); // several command runs, each hashing or scoring a password: slow on a loaded machine
 
   it("add refuses repeated, sequential, common and context-built passwords, says why, and stores nothing", () => {
     const email = "owner@grimforge.example";
@@ -93,7 +94,7 @@ describe("operator commands", () => {
     expect(cli(databaseUrl, ["operator", "list"]).stdout).not.toContain(email);
     expect(cli(databaseUrl, ["operator", "add", email], "lantern velvet orchard 47\n").code).toBe(0);
     expect(cli(databaseUrl, ["operator", "remove", email]).code).toBe(0);
-  }, 120_000); // several command runs, each hashing or scoring a password: slow on a loaded machine
+  }, 60_000); // several command runs, each hashing or scoring a password: slow on a loaded machine
 });
 
 describe("sessions on SQLite", () => {
@@ -102,7 +103,7 @@ describe("sessions on SQLite", () => {
   beforeAll(async () => {
     await ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), "haunt-sessions-"));
-  }, 120_000);
+  }, 60_000);
   afterAll(async () => {
     await site?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -141,15 +142,15 @@ describe("sessions on SQLite", () => {
 });
 
 describe.skipIf(!postgresAvailable)("sessions on PostgreSQL", () => {
-  let postgres: TestPostgres;
+  let postgres: TestDatabases;
   const sites: SiteServer[] = [];
   beforeAll(async () => {
     await ensureBuilt();
-    postgres = await startPostgres();
-  }, 120_000);
+    postgres = await sharedPostgres();
+  }, 60_000);
   afterAll(async () => {
     await Promise.all(sites.map((site) => site.stop()));
-    postgres?.stop();
+    await postgres?.stop();
   });
 
   it("two instances accept one session; a logout on one ends it on both", async () => {
@@ -177,5 +178,5 @@ describe.skipIf(!postgresAvailable)("sessions on PostgreSQL", () => {
       expect(page.status).toBe(302);
       expect(page.headers.location).toMatch(/^\/inbox\/login/);
     }
-  }, 90_000);
+  }, 60_000);
 });

@@ -2,16 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseLocation } from "~/config.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { useTempDir } from "../support/temp-dir";
 
 /** The owner's inbox's store operations, on SQLite and on PostgreSQL alike. */
 
 const temp = useTempDir("haunt-owner-store-");
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 beforeAll(async () => {
-  if (postgresAvailable) postgres = await startPostgres();
-}, 120_000);
+  if (postgresAvailable) postgres = await sharedPostgres();
+}, 60_000);
 afterAll(() => postgres?.stop());
 
 const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [

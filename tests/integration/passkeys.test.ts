@@ -25,7 +25,7 @@ const words = securityCopy.passkeys;
 
 const sessionCookie = (headers: Answer["headers"]) => headers["set-cookie"]?.[0]?.split(";")[0];
 
-describe("passkeys over HTTP", { timeout: 120_000 }, () => {
+describe("passkeys over HTTP", { timeout: 60_000 }, () => {
   let dir: string;
   let databaseUrl: string;
   let site: SiteServer;
@@ -108,7 +108,7 @@ describe("passkeys over HTTP", { timeout: 120_000 }, () => {
     databaseUrl = `file:${join(dir, "inbox.db")}`;
     // The second factor at its default (required), as the site runs.
     site = await startSite({ API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, INBOX_REQUIRE_2FA: "on" });
-  }, 120_000);
+  }, 60_000);
   afterAll(async () => {
     await site?.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,8 @@ import { openInboxStore } from "~/store/store.server";
 import type { PhotoRendition, PhotoShape } from "~/store/photos.types";
 import type { InboxStore } from "~/store/store.types";
 import { cameraJpeg, hugePngHeader, truncatedJpeg } from "../support/fixture-photos.mjs";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
@@ -21,14 +22,14 @@ import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/sit
  * instances encode each rendition once, and one killed mid-encode is taken over by another.
  */
 
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 const sites: SiteServer[] = [];
 const stores: InboxStore[] = [];
 
 beforeAll(async () => {
   await ensureBuilt();
-  if (postgresAvailable) postgres = await startPostgres();
-}, 300_000);
+  if (postgresAvailable) postgres = await sharedPostgres();
+});
 afterAll(() => postgres?.stop());
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
@@ -69,7 +70,7 @@ async function upload(
   return key;
 }
 
-async function settled(store: InboxStore, key: string, timeoutMs = 90_000): Promise<PhotoRendition> {
+async function settled(store: InboxStore, key: string, timeoutMs = 50_000): Promise<PhotoRendition> {
   let rendition: PhotoRendition | undefined;
   await waitFor(
     async () => {
@@ -105,7 +106,7 @@ async function colourAt(bytes: Buffer, fx: number, fy: number): Promise<number[]
 describe("an uploaded camera photo, encoded by the server in the background", () => {
   it(
     "is served at every width and format, immutable, upright, without GPS, camera, dates, XMP or IPTC",
-    { timeout: 180_000 },
+    { timeout: 60_000 },
     async () => {
       const server = await site();
       const store = await storeOf(server.databaseUrl);
@@ -236,7 +237,7 @@ describe("files the encoder cannot use fail at once, with the reason in words", 
 });
 
 describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL database", () => {
-  it("encode each rendition once, and each serves the files any of them made", { timeout: 240_000 }, async () => {
+  it("encode each rendition once, and each serves the files any of them made", { timeout: 60_000 }, async () => {
     const databaseUrl = await postgres!.createDatabase();
     const [a, b] = await Promise.all([site({ DATABASE_URL: databaseUrl }), site({ DATABASE_URL: databaseUrl })]);
     const store = await storeOf(databaseUrl);
@@ -244,7 +245,7 @@ describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL databas
     for (const seed of [21, 22, 23])
       keys.push(await upload(store, await cameraJpeg({ width: 1200, height: 900, seed })));
     for (const key of keys) {
-      const rendition = await settled(store, key, 180_000);
+      const rendition = await settled(store, key, 40_000);
       expect(rendition.state).toBe("ready");
       const readyLines = () =>
         [a, b].flatMap((server) =>
@@ -266,7 +267,7 @@ describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL databas
 
   it(
     "a server killed mid-encode leaves the photo pending; another instance takes it over once the lease runs out",
-    { timeout: 300_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres!.createDatabase();
       const lease = { DATABASE_URL: databaseUrl, PHOTO_LEASE_MS: "3000" };
@@ -284,7 +285,7 @@ describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL databas
           return midway!.done >= 1;
         },
         "the first file written",
-        120_000,
+        25_000,
       );
       await first.kill("SIGKILL");
       const [left] = await store.renditions([key]);
@@ -292,7 +293,7 @@ describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL databas
       expect(left!.done).toBeLessThan(left!.total);
 
       const second = await site(lease);
-      const rendition = await settled(store, key, 240_000);
+      const rendition = await settled(store, key, 30_000);
       // WebP and JPEG at five widths, AVIF at four (up to 1600), the link preview.
       expect(rendition).toMatchObject({ state: "ready", done: 15, total: 15 });
       expect(first.output()).not.toMatch(new RegExp(`${key}: .*ready`));

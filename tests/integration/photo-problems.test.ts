@@ -35,7 +35,7 @@ function siteWith(photos: Record<string, Buffer | string>): string {
 }
 
 function build(dir: string) {
-  const run = spawnSync(process.execPath, ["scripts/photos.mjs"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+  const run = spawnSync(process.execPath, ["scripts/photos.mjs"], { cwd: dir, encoding: "utf8", timeout: 55_000 });
   const manifest = join(dir, "app", "content", "photos.generated.ts");
   return {
     code: run.status,

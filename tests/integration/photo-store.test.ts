@@ -3,16 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseLocation } from "~/config.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { useTempDir } from "../support/temp-dir";
 
 /** The owner's photos in the database (issue 25): bytes in and out unchanged, renditions claimed once, on both. */
 
 const temp = useTempDir("haunt-photo-store-");
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 beforeAll(async () => {
-  if (postgresAvailable) postgres = await startPostgres();
-}, 120_000);
+  if (postgresAvailable) postgres = await sharedPostgres();
+}, 60_000);
 afterAll(() => postgres?.stop());
 
 const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [

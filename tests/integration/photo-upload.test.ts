@@ -104,7 +104,7 @@ beforeAll(async () => {
   });
   expect(login.status).toBe(302);
   cookie = login.headers["set-cookie"]![0]!.split(";")[0]!;
-}, 120_000);
+}, 60_000);
 afterAll(() => site?.stop());
 
 describe("the Photos page", () => {

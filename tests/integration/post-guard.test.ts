@@ -113,7 +113,7 @@ beforeAll(async () => {
   const login = await logIn(atPublicUrl);
   expect(login.status).toBe(302);
   cookie = String(login.headers["set-cookie"]).split(";")[0]!;
-}, 120_000);
+}, 60_000);
 afterAll(() => site?.stop());
 
 /** Every route of the built app that has an action, with a path to post to (parameters filled in). */

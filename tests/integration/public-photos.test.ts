@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
 import { photos as built } from "~/content/photos.generated";
 import { ensureRenditions, placementKey } from "~/site-content/photo-renditions.server";
@@ -8,8 +8,8 @@ import type { RenditionEntry } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/site-content/schema.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
-import { buildPhotoSite } from "../support/photo-site.mjs";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { cameraLikeJpeg, finishPendingRenditions, saveTestUpload } from "../support/ready-photos";
 import { sendAs } from "../support/site-http";
 import { getPage, type PublicPage } from "../support/site-page";
@@ -24,13 +24,13 @@ import { projectRoot, startSite, waitFor, type SiteServer } from "../support/sit
  */
 
 const origin = "https://grimforge.example";
-let postgres: TestPostgres;
+let postgres: TestDatabases;
 const sites: SiteServer[] = [];
 const stores: InboxStore[] = [];
 
 beforeAll(async () => {
-  if (postgresAvailable) postgres = await startPostgres();
-}, 120_000);
+  if (postgresAvailable) postgres = await sharedPostgres();
+}, 60_000);
 afterAll(() => postgres?.stop());
 afterEach(async () => {
   await Promise.all([...sites.splice(0).map((site) => site.stop()), ...stores.splice(0).map((store) => store.close())]);
@@ -112,7 +112,7 @@ const withPhotos = (upload: string): SiteContent => ({
 describe.skipIf(!postgresAvailable)("the owner's published photos on two instances on one PostgreSQL database", () => {
   it(
     "the art shows until the photo is encoded; then both show it within 2 s (carousel, About, og:image, JSON-LD) with a new ETag; a restore brings the art back",
-    { timeout: 120_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres.createDatabase();
       const both = await Promise.all(
@@ -214,9 +214,10 @@ describe.skipIf(!postgresAvailable)("the owner's published photos on two instanc
 
 describe("next to the build's photos (photos/)", () => {
   let photoDir: string;
-  beforeAll(async () => {
-    photoDir = await buildPhotoSite();
-  }, 900_000);
+  beforeAll(() => {
+    // Built once for the run, before any file (tests/support/integration-setup.ts).
+    photoDir = inject("photoSiteDir");
+  });
 
   it(
     "the owner's published photo wins its place; the build's photos show in the others",

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiryMessages } from "~/content/site";
 import { formatErrors } from "~/enquiry/api-answer";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
-import { postgresAvailable, startPostgres } from "../support/postgres";
+import { postgresAvailable } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { startSite, type SiteServer } from "../support/site-server";
 import { enquiry } from "../support/enquiry";
 
@@ -126,7 +127,7 @@ describe("the built server's rate limits", () => {
 
 describe.skipIf(!postgresAvailable)("two built servers on one PostgreSQL database", () => {
   it("share the limits: per client (by /64) and per site, counted in the database", async () => {
-    const postgres = await startPostgres();
+    const postgres = await sharedPostgres();
     try {
       const env = {
         API_HOST: "",
@@ -159,7 +160,7 @@ describe.skipIf(!postgresAvailable)("two built servers on one PostgreSQL databas
       );
     } finally {
       await Promise.all(sites.splice(0).map((one) => one.stop()));
-      postgres.stop();
+      await postgres.stop();
     }
-  }, 90_000);
+  }, 60_000);
 });

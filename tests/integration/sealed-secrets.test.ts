@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
 import { inboxCopy } from "~/content/inbox";
 import { openInboxStore } from "~/store/store.server";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
@@ -101,7 +102,7 @@ async function start(databaseUrl: string, key?: string) {
   sites.push(site);
   return site;
 }
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
 });
@@ -223,9 +224,9 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
 });
 
 describe.skipIf(!postgresAvailable)("one-time-code secrets sealed with SECRETS_KEY on PostgreSQL", () => {
-  let postgres: TestPostgres;
+  let postgres: TestDatabases;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await sharedPostgres();
   }, 60_000);
   afterAll(() => postgres?.stop());
 

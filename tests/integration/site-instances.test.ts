@@ -23,7 +23,7 @@ beforeAll(async () => {
   if (!postgresAvailable) return;
   await ensureBuilt();
   postgres = await startPostgres();
-}, 120_000);
+}, 60_000);
 afterAll(() => postgres?.stop());
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
@@ -58,7 +58,7 @@ async function waitForSeason(targets: SiteServer[], year: number, timeoutMs = 2_
 describe.skipIf(!postgresAvailable)("the site's content on two instances on one PostgreSQL database", () => {
   it(
     "both serve the defaults from their page cache; a publish shows on both within 2 s, in the page, meta and JSON-LD",
-    { timeout: 90_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres.createDatabase();
       const both = await instances(databaseUrl, 2);
@@ -96,7 +96,7 @@ describe.skipIf(!postgresAvailable)("the site's content on two instances on one 
 
   it(
     "while the database is down, the last published content is served (no 5xx) and logged once; once back, a publish shows",
-    { timeout: 120_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres.createDatabase();
       const [site] = await instances(databaseUrl, 1);
@@ -158,7 +158,7 @@ function siteForm(intent: string, revision: number, year: string, serviceName: s
 describe.skipIf(!postgresAvailable)("the owner's Site page with two instances on one PostgreSQL database", () => {
   it(
     "a draft and its preview stay private; a publish on one instance's Site page shows on the other within 2 s",
-    { timeout: 90_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres.createDatabase();
       const [first, second] = await instances(databaseUrl, 2);
@@ -207,7 +207,7 @@ describe.skipIf(!postgresAvailable)("the owner's Site page with two instances on
 describe.skipIf(!postgresAvailable)("an uploaded photo with two instances on one PostgreSQL database", () => {
   it(
     "a camera JPEG uploaded and published on one instance is in the other's carousel, every size without metadata",
-    { timeout: 180_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await postgres.createDatabase();
       const [first, second] = await instances(databaseUrl, 2);
@@ -262,7 +262,7 @@ describe.skipIf(!postgresAvailable)("an uploaded photo with two instances on one
           return html.includes('alt="A werewolf in the barn"');
         },
         "the uploaded photo in the second instance's carousel",
-        150_000,
+        45_000,
       );
       const sources = [...new Set(html.match(/\/photos\/p-[0-9a-f]{10}-[0-9a-z]+\.(?:avif|webp|jpeg|jpg)/g) ?? [])];
       expect(sources.filter((src) => src.endsWith(".avif")).length).toBeGreaterThanOrEqual(3);

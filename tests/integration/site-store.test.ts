@@ -4,16 +4,17 @@ import { draftContent, publishContent, publishedContent } from "~/site-content/p
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { useTempDir } from "../support/temp-dir";
 
 /** The site content's draft and versions (issue 24), on SQLite and on PostgreSQL alike. */
 
 const temp = useTempDir("haunt-site-store-");
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 beforeAll(async () => {
-  if (postgresAvailable) postgres = await startPostgres();
-}, 120_000);
+  if (postgresAvailable) postgres = await sharedPostgres();
+}, 60_000);
 afterAll(() => postgres?.stop());
 
 const backends: { name: string; fresh: () => Promise<DatabaseLocation> }[] = [

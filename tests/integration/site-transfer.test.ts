@@ -67,7 +67,7 @@ const edited = (content: SiteContent): SiteContent => ({
   business: { ...content.business, phone: "+1 (555) 013-2027", region: "Salem, Massachusetts" },
 });
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 
 describe("npm run inbox -- site export / import", () => {
   it("exports a new site as the defaults, version 0, and nothing else on stdout", async () => {

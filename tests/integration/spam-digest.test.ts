@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { postForm } from "../support/site-http";
 import { ensureBuilt, runSiteExpectingExit, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
@@ -14,7 +15,7 @@ import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from ".
  */
 
 const temp = useTempDir("haunt-spam-digest-");
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 let sink: SmtpSink;
 let receiver: WebhookReceiver;
 const sites: SiteServer[] = [];
@@ -22,11 +23,11 @@ const sites: SiteServer[] = [];
 beforeAll(async () => {
   await ensureBuilt();
   [sink, receiver] = await Promise.all([startSmtpSink(), startWebhookReceiver()]);
-  if (postgresAvailable) postgres = await startPostgres();
-}, 120_000);
+  if (postgresAvailable) postgres = await sharedPostgres();
+}, 60_000);
 afterAll(async () => {
   await Promise.all([sink?.stop(), receiver?.stop()]);
-  postgres?.stop();
+  await postgres?.stop();
 });
 beforeEach(() => {
   sink.messages.splice(0);
@@ -94,7 +95,7 @@ const sentBy = (targets: SiteServer[]) =>
 describe.skipIf(!postgresAvailable)("the spam digest with two instances on one PostgreSQL database", () => {
   it(
     "sends one e-mail and one webhook digest of what was kept aside, whichever instance claims the day",
-    { timeout: 90_000 },
+    { timeout: 60_000 },
     async () => {
       const databaseUrl = await keepSpamAside(await postgres!.createDatabase(), spamPosts);
       const both = await Promise.all([0, 1].map(() => site({ DATABASE_URL: databaseUrl, ...dueAtNoon() })));

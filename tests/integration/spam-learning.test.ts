@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { ensureBuilt, projectRoot, readInbox, startSite, type SiteServer } from "../support/site-server";
 
 /**
@@ -11,7 +12,7 @@ import { ensureBuilt, projectRoot, readInbox, startSite, type SiteServer } from 
  * possible spam.
  */
 
-let postgres: TestPostgres;
+let postgres: TestDatabases;
 const sites: SiteServer[] = [];
 const publicUrl = "http://inbox.example";
 const password = "owner of two instances";
@@ -19,8 +20,8 @@ const password = "owner of two instances";
 beforeAll(async () => {
   if (!postgresAvailable) return;
   await ensureBuilt();
-  postgres = await startPostgres();
-}, 120_000);
+  postgres = await sharedPostgres();
+}, 60_000);
 afterAll(() => postgres?.stop());
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.stop()));
@@ -130,5 +131,5 @@ describe.skipIf(!postgresAvailable)("the owner teaches one instance, every insta
     expect(decided).toMatchObject({ status: "new", spamVerdict: "possible", spamDecision: "not-spam" });
     const thirdAsk = await enquire(a, databaseUrl, "sam@lanternagency.com", agency[0]!);
     expect(thirdAsk).toMatchObject({ status: "new", spamVerdict: "none" });
-  }, 90_000);
+  }, 60_000);
 });

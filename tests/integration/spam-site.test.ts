@@ -23,7 +23,7 @@ beforeAll(async () => {
   await ensureBuilt();
   sink = await startSmtpSink();
   receiver = await startWebhookReceiver();
-}, 180_000);
+}, 60_000);
 afterAll(async () => {
   await sink.stop();
   await receiver.stop();

@@ -8,15 +8,16 @@ import type { ListedEnquiry } from "~/store/records";
 import type { InboxStore } from "~/store/store.types";
 import { purgeOld } from "../../server/retention";
 import { importV1Inbox } from "../../server/v1-import";
-import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
+import { postgresAvailable, type TestDatabases } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
 import { useTempDir } from "../support/temp-dir";
 
 /** Spam kept aside, not-spam, the form token's key and single use, purge by age, erase for good, the v1 import. */
 
 const temp = useTempDir("haunt-spam-store-");
-let postgres: TestPostgres | undefined;
+let postgres: TestDatabases | undefined;
 beforeAll(async () => {
-  if (postgresAvailable) postgres = await startPostgres();
+  if (postgresAvailable) postgres = await sharedPostgres();
 });
 afterAll(() => postgres?.stop());
 

@@ -162,7 +162,7 @@ beforeAll(async () => {
     PUBLIC_URL: publicUrl,
     INBOX_REQUIRE_2FA: "on",
   });
-}, 120_000);
+}, 60_000);
 afterAll(async () => {
   await site?.stop();
 });

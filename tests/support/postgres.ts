@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,20 +8,45 @@ import { freePort } from "./free-port.mjs";
 import { postgresBinDir } from "./requirements.mjs";
 
 /**
+ * PostgreSQL for tests. Most take a database of their own in the run's one cluster (shared-postgres.ts: CREATE DATABASE is
+ * fast, initdb is not); a test that stops or restarts the database server starts a cluster of its own (startPostgres),
+ * so the files running beside it keep theirs.
+ *
  * A throwaway PostgreSQL cluster for tests: initdb in a temp dir, listening on 127.0.0.1 on a free port (its socket in
  * the same dir), trust auth for the local test user, removed by stop(). The server refuses to run as root, so as root
  * it runs as Debian's `postgres` user (runuser). Needs Debian's postgresql package (.ci/run installs it).
  */
 
-export interface TestPostgres {
+/** Fresh databases in a cluster; stop() drops them (or, for a cluster of the test's own, removes it). */
+export interface TestDatabases {
   /** postgres://… of a fresh database made for the caller. */
   createDatabase(name?: string): Promise<string>;
+  stop(): void | Promise<void>;
+}
+
+export interface TestPostgres extends TestDatabases {
   port: number;
   /** Fast shutdown and start again on the same port and data (a database restart under a running site). */
   restart(): void;
   stopServer(): void;
   startServer(): void;
   stop(): void;
+}
+
+/** A database name no other test file's will match, in this run or one beside it. */
+export const databaseName = (() => {
+  let counter = 0;
+  return () => `test_${process.pid}_${randomBytes(3).toString("hex")}_${++counter}`;
+})();
+
+export async function asAdmin(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 function binDir(): string {
@@ -50,7 +76,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     const [command, argv] = root
       ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
       : [join(bin, tool), args];
-    const result = spawnSync(command, argv, { encoding: "utf8", timeout: 60_000 });
+    // Generous: the run's one cluster is made in the global setup, which has no time limit, and initdb on a loaded
+    // 2-core machine has taken over a minute.
+    const result = spawnSync(command, argv, { encoding: "utf8", timeout: 180_000 });
     if (result.status !== 0) throw new Error(`${tool} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   };
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
@@ -62,18 +90,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   startServer();
   let stopped = false;
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let counter = 0;
 
   return {
     port,
-    async createDatabase(name = `test_${process.pid}_${++counter}`) {
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+    async createDatabase(name = databaseName()) {
+      await asAdmin(admin, `CREATE DATABASE ${name}`);
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     restart() {
