@@ -49,12 +49,6 @@ export default defineConfig({
       e2eServers.owner,
       e2eServers.ownerAtDefault,
       e2eServers.spam,
-      e2eServers.siteEditorJs,
-      e2eServers.siteEditorNoJs,
-      e2eServers.photosOwnerJs,
-      e2eServers.photosOwnerNoJs,
-      e2eServers.securityCodesJs,
-      e2eServers.securityCodesNoJs,
       e2eServers.securitySessions,
       e2eServers.passkeys,
     ].map((server) => ({
