@@ -45,7 +45,6 @@ export default defineConfig({
       e2eServers.embedded,
       e2eServers.stuck,
       e2eServers.refused,
-      e2eServers.limited,
       e2eServers.owner,
       e2eServers.ownerAtDefault,
       e2eServers.spam,
