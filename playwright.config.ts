@@ -48,6 +48,8 @@ export default defineConfig({
       e2eServers.owner,
       e2eServers.ownerAtDefault,
       e2eServers.spam,
+      e2eServers.photosOwnerJs,
+      e2eServers.photosOwnerNoJs,
       e2eServers.securitySessions,
       e2eServers.passkeys,
     ].map((server) => ({

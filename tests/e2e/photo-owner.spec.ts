@@ -6,7 +6,6 @@ import exifr from "exifr";
 import sharp from "sharp";
 import { photosEditorCopy } from "../../app/content/photos-editor";
 import { siteEditorCopy } from "../../app/content/site-editor";
-import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -25,7 +24,6 @@ test.describe.configure({ mode: "serial" });
 
 const words = photosEditorCopy;
 const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.photosOwnerJs : e2eServers.photosOwnerNoJs);
-serveDuringFile(serverFor);
 const encoderMerged = existsSync(join(import.meta.dirname, "../../server/photo-encoder.ts"));
 /** Screenshots of the page for a person to look at, when asked for (PHOTO_SHOTS=/tmp/shots-25). */
 const shots = process.env.PHOTO_SHOTS;

@@ -12,7 +12,7 @@ import { join } from "node:path";
  * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
  * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
  * sessions and the erase step-up); the photo servers take +40 to +59. Playwright starts the servers every file uses
- * (playwright.config.ts); a server only one file uses is started by that file (tests/e2e/file-server.ts).
+ * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
 const portCount = 61;
 
