@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { contactForm, enquiryMessages } from "../../app/content/site";
 import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
 import { formatErrors } from "../../app/enquiry/api-answer";
+import { serveDuringFile } from "./file-server";
 import { expect, test } from "./fixtures";
 import { e2eServers } from "./servers";
 import { enquiry } from "../support/enquiry";
@@ -13,7 +14,8 @@ import { enquiry } from "../support/enquiry";
  * would, with an address no other test uses.
  */
 
-const site = e2eServers.limited.url;
+const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.limitedJs : e2eServers.limitedNoJs);
+serveDuringFile(serverFor);
 
 async function received(token: string): Promise<unknown[]> {
   return (await fetch(`${e2eServers.upstream.url}/__control/received?token=${encodeURIComponent(token)}`)).json();
@@ -33,6 +35,7 @@ test("past the hourly allowance, an enquiry is refused with Error: ..., keeps th
   const token = randomUUID();
   const values = enquiry(token);
   const status = page.getByRole("status");
+  const site = serverFor(jsEnabled).url;
   const open = async () => {
     await page.goto(`${site}/contact`);
     if (jsEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });

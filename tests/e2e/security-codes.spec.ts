@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { inboxCopy } from "../../app/content/inbox";
 import { securityCopy } from "../../app/content/security";
+import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -18,6 +19,7 @@ import { e2eServers } from "./servers";
 
 const copy = securityCopy.codes;
 const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.securityCodesJs : e2eServers.securityCodesNoJs);
+serveDuringFile(serverFor);
 
 const totp = (key: string) =>
   new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(key.replace(/\s/g, "")) });

@@ -8,9 +8,11 @@ import { join } from "node:path";
  * a port where nothing listens. E2E_PORT_BASE moves them all; unset, a free block is found.
  */
 /**
- * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below), +20/+21 (the disk
- * test's own servers), +23/+24 (the Site editor's, one per project), +25/+26 (the Photos page's), +27/+28 (the
- * Security page's one-time codes, one per project), +29 (passkeys), +30 (the sessions and the erase step-up); the photo servers take +40 to +59.
+ * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below; +3/+4 the rate
+ * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
+ * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
+ * sessions and the erase step-up); the photo servers take +40 to +59. Playwright starts the servers every file uses
+ * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
 const portCount = 61;
 
@@ -111,6 +113,19 @@ function securityCodesServer(port: number, database: string) {
       TRUST_PROXY: "1",
       ...noRateLimits,
       ...spamFilterOff,
+    },
+  };
+}
+
+function limitedServer(port: number) {
+  return {
+    port,
+    url: url(port),
+    env: {
+      API_HOST: url(upstreamPort),
+      TRUST_PROXY: "1",
+      RATE_LIMIT_SITE_PER_MINUTE: "0",
+      RATE_LIMIT_CLIENT_PER_HOUR: "1",
     },
   };
 }
@@ -243,15 +258,8 @@ export const e2eServers = {
       ...spamFilterOff,
     },
   },
-  // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address.
-  limited: {
-    port: base + 3,
-    url: url(base + 3),
-    env: {
-      API_HOST: url(upstreamPort),
-      TRUST_PROXY: "1",
-      RATE_LIMIT_SITE_PER_MINUTE: "0",
-      RATE_LIMIT_CLIENT_PER_HOUR: "1",
-    },
-  },
+  // Rate limited per client, behind one trusted proxy: each test claims its own X-Forwarded-For address. One per
+  // project, started by tests/e2e/rate-limit.spec.ts for its test alone.
+  limitedJs: limitedServer(base + 3),
+  limitedNoJs: limitedServer(base + 4),
 };

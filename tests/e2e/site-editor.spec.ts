@@ -3,6 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { inboxCopy } from "../../app/content/inbox";
 import { previewBanner, seasonNotice } from "../../app/content/site";
 import { siteEditorCopy } from "../../app/content/site-editor";
+import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -18,6 +19,7 @@ test.describe.configure({ mode: "serial" });
 
 const words = siteEditorCopy;
 const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.siteEditorJs : e2eServers.siteEditorNoJs);
+serveDuringFile(serverFor);
 
 /** The public home page as a visitor gets it (no cookie): its text. */
 async function publicHome(server: { url: string }): Promise<string> {
