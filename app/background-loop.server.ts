@@ -108,11 +108,17 @@ export function backgroundLoop({
   };
 }
 
+/** What a slot keeps: a loop, or a loop with what it closes after it. */
+export interface Stoppable {
+  wake?(): void;
+  stop(): Promise<void>;
+}
+
 /**
  * The process's one loop of a kind: started once, woken, stopped at shutdown. Once stopped it starts nothing more, so
  * a database that opens during the shutdown does not start a loop nobody would stop.
  */
-export function loopSlot<T extends { wake?(): void; stop(): Promise<void> }>() {
+export function loopSlot<T extends Stoppable = Stoppable>() {
   let current: T | undefined;
   let closed = false;
   return {
@@ -122,7 +128,7 @@ export function loopSlot<T extends { wake?(): void; stop(): Promise<void> }>() {
       return current;
     },
     wake: () => current?.wake?.(),
-    async stop(): Promise<void> {
+    stop: async (): Promise<void> => {
       closed = true;
       const stopping = current;
       current = undefined;
