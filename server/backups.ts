@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { backgroundLoop, loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import type { BackupStatus } from "~/services.server";
 import { BackupError, listBackups } from "~/store/backup-files.server";
@@ -13,9 +14,7 @@ import { log } from "~/log.server";
  * Nothing on PostgreSQL (pg_dump is the operator's) or with BACKUP_INTERVAL=off.
  */
 
-let timer: NodeJS.Timeout | undefined;
-let running: Promise<void> | undefined;
-let stopped = false;
+const running = loopSlot();
 let settings: { databasePath: string; dir: string; intervalMs: number } | undefined;
 const status: {
   lastAttemptAt: Date | null;
@@ -76,23 +75,13 @@ async function attempt(config: Config) {
   }
 }
 
-function schedule(config: Config, delayMs: number) {
-  if (stopped) return;
-  timer = setTimeout(() => {
-    running = attempt(config).finally(() => {
-      running = undefined;
-      schedule(config, settings!.intervalMs);
-    });
-  }, delayMs);
-  timer.unref();
-}
-
 /** Starts the schedule once the inbox is open (SQLite only). */
 export function startBackups(config: Config): void {
   const backup = config.backup;
   if (config.apiHost || config.database.kind !== "sqlite" || !backup?.dir || backup.intervalMs === null) return;
-  stopped = false;
-  settings = { databasePath: config.database.path, dir: backup.dir, intervalMs: backup.intervalMs };
+  const { path: databasePath } = config.database;
+  const dir = backup.dir;
+  settings = { databasePath, dir, intervalMs: backup.intervalMs };
   // Made once at start, as the database's directory is; a directory that goes later is a failure to report.
   try {
     mkdirSync(backup.dir, { recursive: true, mode: 0o700 });
@@ -100,22 +89,30 @@ export function startBackups(config: Config): void {
     log.error(`[backup] cannot make the backup directory ${backup.dir}: ${(error as Error).message}`);
   }
   const intervalMs = backup.intervalMs;
-  void listBackups(backup.dir, config.database.path)
-    .then((backups) => backups[0]?.takenAt ?? null)
-    .catch(() => null)
-    .then((newest) => {
-      status.newestBackupAt = newest;
-      // Due now when the newest is older than the interval (or there is none), else when it will be.
-      const dueIn = newest ? newest.getTime() + intervalMs - Date.now() : 0;
-      schedule(config, Math.max(0, Math.min(dueIn, intervalMs)));
+  running.start(() => {
+    let first = true;
+    const loop = backgroundLoop({
+      intervalMs,
+      pass: async () => {
+        if (first) {
+          first = false;
+          const newest = await listBackups(dir, databasePath)
+            .then((backups) => backups[0]?.takenAt ?? null)
+            .catch(() => null);
+          status.newestBackupAt = newest;
+          // Due now when the newest is older than the interval (or there is none), else when it will be.
+          const dueIn = newest ? newest.getTime() + intervalMs - Date.now() : 0;
+          if (dueIn > 0) return Math.min(dueIn, intervalMs);
+        }
+        await attempt(config);
+      },
+      onError: (error) => log.error(`[backup] ${(error as Error).message}`),
+      stopWaitMs: 3_000,
     });
+    loop.start();
+    return loop;
+  });
 }
 
 /** At shutdown: no new backup; one in flight may finish within the shutdown's grace (its temp file is removed). */
-export async function stopBackups(): Promise<void> {
-  stopped = true;
-  clearTimeout(timer);
-  timer = undefined;
-  const inFlight = running;
-  if (inFlight) await Promise.race([inFlight, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
-}
+export const stopBackups = running.stop;

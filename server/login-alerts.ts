@@ -1,3 +1,4 @@
+import { backgroundLoop, loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createLoginAlertRound } from "~/notify/login-alert.server";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
@@ -14,61 +15,40 @@ import { log } from "~/log.server";
 /** How often a round looks for alerts another instance stored or left behind. */
 export const loginAlertPollMs = 60_000;
 
-let stopCurrent: (() => Promise<void>) | undefined;
-let wakeCurrent: (() => void) | undefined;
-let shutDown = false;
+const running = loopSlot();
 
 export function startLoginAlerts(store: LoginAlertStore, config: Config): void {
-  if (stopCurrent || shutDown) return;
-  if (!config.notify || configuredChannels(config.notify).length === 0) return;
-  const round = createLoginAlertRound({
-    store,
-    notify: config.notify,
-    timeZone: config.timeZone,
-    publicUrl: config.publicUrl,
-    sender: publishedSender(config.publicUrl),
+  running.start(() => {
+    if (!config.notify || configuredChannels(config.notify).length === 0) return undefined;
+    const round = createLoginAlertRound({
+      store,
+      notify: config.notify,
+      timeZone: config.timeZone,
+      publicUrl: config.publicUrl,
+      sender: publishedSender(config.publicUrl),
+    });
+    const loop = backgroundLoop({
+      intervalMs: loginAlertPollMs,
+      // A round reports its own failures; it looks again sooner when a retry comes due.
+      pass: async (signal) => {
+        const next = await round.run(signal);
+        return next ? Math.min(loginAlertPollMs, Math.max(250, next.getTime() - Date.now())) : loginAlertPollMs;
+      },
+      onError: (error) => log.error(`notify: login alerts: ${(error as Error).message}`),
+    });
+    loop.start();
+    log.info("notify: a login from a browser not seen before is announced on the same channels");
+    return {
+      wake: () => loop.wake(),
+      stop: async () => {
+        await loop.stop();
+        round.close();
+      },
+    };
   });
-  const stopping = new AbortController();
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
-  wakeCurrent = () => {
-    woken = true;
-    wakeUp?.();
-  };
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      woken = false;
-      const next = await round.run(stopping.signal);
-      if (woken || stopping.signal.aborted) continue;
-      const wait = next ? Math.min(loginAlertPollMs, Math.max(250, next.getTime() - Date.now())) : loginAlertPollMs;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        wakeUp = () => {
-          clearTimeout(timer);
-          wakeUp = undefined;
-          resolve();
-        };
-      });
-    }
-  })();
-  log.info("notify: a login from a browser not seen before is announced on the same channels");
-  stopCurrent = async () => {
-    stopping.abort();
-    wakeUp?.();
-    await loop;
-    round.close();
-  };
 }
 
 /** A login in this process has just stored an alert: send it now rather than at the next poll. */
-export function wakeLoginAlerts(): void {
-  wakeCurrent?.();
-}
+export const wakeLoginAlerts = running.wake;
 
-export async function stopLoginAlerts(): Promise<void> {
-  shutDown = true;
-  const stop = stopCurrent;
-  stopCurrent = undefined;
-  wakeCurrent = undefined;
-  await stop?.();
-}
+export const stopLoginAlerts = running.stop;

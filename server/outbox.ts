@@ -1,3 +1,4 @@
+import { loopSlot } from "~/background-loop.server";
 import type { NotifyConfig } from "~/config.server";
 import type { NotificationChannel } from "~/notify/channels/channel";
 import { createEmailChannel } from "~/notify/channels/email.server";
@@ -43,9 +44,7 @@ export const publishedSender =
   (publicUrl: string): (() => Sender) =>
   () => ({ business: currentSite().content.business, siteUrl: publicUrl });
 
-let running: Outbox | undefined;
-/** Set by stopOutbox: a store that opens during shutdown must not start a sender nobody will stop. */
-let shutDown = false;
+const running = loopSlot<Outbox>();
 
 /**
  * Starts this process's sender for the configured channels. With none configured, enquiries are still stored, and
@@ -56,31 +55,26 @@ export function startOutbox(
   notify: NotifyConfig | undefined,
   options: Partial<OutboxOptions> = {},
 ): Outbox | undefined {
-  if (running || shutDown) return running;
-  if (!notify || configuredChannels(notify).length === 0) {
-    log.warn(
-      "notify: no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
-        "enquiries are stored, but nobody will be notified. Read them with `npm run inbox`.",
-    );
-    return undefined;
-  }
-  const channels: NotificationChannel[] = [];
-  if (notify.email) channels.push(createEmailChannel(notify.email, { sender: publishedSender(getConfig().publicUrl) }));
-  if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
-  running = createOutbox({ store, channels, ...options });
-  running.start();
-  log.info(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
-  return running;
+  return running.start(() => {
+    if (!notify || configuredChannels(notify).length === 0) {
+      log.warn(
+        "notify: no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +
+          "enquiries are stored, but nobody will be notified. Read them with `npm run inbox`.",
+      );
+      return undefined;
+    }
+    const channels: NotificationChannel[] = [];
+    if (notify.email)
+      channels.push(createEmailChannel(notify.email, { sender: publishedSender(getConfig().publicUrl) }));
+    if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
+    const outbox = createOutbox({ store, channels, ...options });
+    outbox.start();
+    log.info(`notify: each new enquiry is announced by ${describeChannels(notify)}`);
+    return outbox;
+  });
 }
 
 /** Tells the sender that this process has just stored an enquiry, so it goes out now rather than at the next poll. */
-export function wakeOutbox(): void {
-  running?.wake();
-}
+export const wakeOutbox = running.wake;
 
-export async function stopOutbox(): Promise<void> {
-  shutDown = true;
-  const outbox = running;
-  running = undefined;
-  await outbox?.stop();
-}
+export const stopOutbox = running.stop;

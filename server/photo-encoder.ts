@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { backgroundLoop, loopSlot, type BackgroundLoop } from "~/background-loop.server";
 import { photoEncodingWords } from "~/content/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
@@ -36,13 +37,7 @@ class Stopped extends Error {}
 /** Another instance took the claim over (this one was too slow): its work is the one that counts. */
 class ClaimLost extends Error {}
 
-interface Running {
-  wake(): void;
-  stop(): Promise<void>;
-}
-
-let running: Running | undefined;
-let shutDown = false;
+const running = loopSlot();
 
 const log = (message: string) => logger.info(`photos: ${message}`);
 
@@ -54,17 +49,17 @@ function refusedWords(error: PhotoRefused): string {
 }
 
 export function startPhotoEncoder(store: PhotoStore, { leaseMs = 60_000 }: { leaseMs?: number } = {}): void {
-  if (running || shutDown) return;
-  let stopped = false;
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
+  running.start(() => encoderLoop(store, leaseMs));
+}
+
+function encoderLoop(store: PhotoStore, leaseMs: number): BackgroundLoop {
   let failing = false;
 
   async function settle(claim: ClaimedRendition, result: { entry: string } | { error: string }) {
     if (!(await store.finishRendition(claim, result))) log(`${claim.key}: another instance took it over`);
   }
 
-  async function encode(claim: ClaimedRendition): Promise<void> {
+  async function encode(claim: ClaimedRendition, stopping: AbortSignal): Promise<void> {
     if (claim.attempts > maxAttempts) {
       log(`${claim.key}: interrupted ${maxAttempts} times; given up`);
       return settle(claim, { error: photoEncodingWords.interrupted });
@@ -79,7 +74,7 @@ export function startPhotoEncoder(store: PhotoStore, { leaseMs = 60_000 }: { lea
         return settle(claim, { error: photoEncodingWords.tooCostly(cost.bytes, photoLimits.maxDecodeBytes) });
       }
       const entry = await encodeRendition(claim.original, claim.shape, claim.focus, async (file, total) => {
-        if (stopped) throw new Stopped();
+        if (stopping.aborted) throw new Stopped();
         if (!(await store.addRenditionFile(claim, file, total, leaseMs))) throw new ClaimLost();
         files++;
       });
@@ -104,8 +99,9 @@ export function startPhotoEncoder(store: PhotoStore, { leaseMs = 60_000 }: { lea
     }
   }
 
-  const loop = (async () => {
-    while (!stopped) {
+  const loop = backgroundLoop({
+    intervalMs: pollMs,
+    pass: async (stopping) => {
       let claim: ClaimedRendition | null = null;
       try {
         // In the process's photo turn (app/photos/turns.server.ts): an upload being checked and a rendition being
@@ -115,7 +111,7 @@ export function startPhotoEncoder(store: PhotoStore, { leaseMs = 60_000 }: { lea
             claim = await store.claimRendition(leaseMs);
             if (failing) log("the database answers again");
             failing = false;
-            if (claim) await encode(claim);
+            if (claim) await encode(claim, stopping);
           },
           // A collection after each: the original (25 MB at most), the working copy and the files are garbage then.
           { queueLimit: false, release: true },
@@ -125,46 +121,18 @@ export function startPhotoEncoder(store: PhotoStore, { leaseMs = 60_000 }: { lea
         if (!failing) logger.error(`photos: cannot encode: ${(error as Error).message}`);
         failing = true;
       }
-      if (claim || stopped) continue;
-      if (woken) {
-        woken = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = undefined;
-    }
-  })();
-
-  running = {
-    wake() {
-      woken = true;
-      wakeUp?.();
+      // One encoded: look for the next at once.
+      return claim ? 0 : pollMs;
     },
-    async stop() {
-      stopped = true;
-      wakeUp?.();
-      // A file being encoded cannot be interrupted: wait a little for it, then leave its claim to run out.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([loop, new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
-      clearTimeout(timer);
-    },
-  };
+    onError: (error) => logger.error(`photos: cannot encode: ${(error as Error).message}`),
+    // A file being encoded cannot be interrupted: wait a little for it, then leave its claim to run out.
+    stopWaitMs,
+  });
+  loop.start();
+  return loop;
 }
 
 /** After an upload or a publish here: look for pending renditions now rather than at the next poll. */
-export function wakePhotoEncoder(): void {
-  running?.wake();
-}
+export const wakePhotoEncoder = running.wake;
 
-export async function stopPhotoEncoder(): Promise<void> {
-  shutDown = true;
-  const current = running;
-  running = undefined;
-  await current?.stop();
-}
+export const stopPhotoEncoder = running.stop;

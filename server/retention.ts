@@ -1,3 +1,4 @@
+import { backgroundLoop } from "~/background-loop.server";
 import { defaultRetention, type RetentionConfig } from "~/config.server";
 import type { PurgeResult } from "~/store/deletion.types";
 import type { DeletionStore } from "~/store/deletion.types";
@@ -33,16 +34,15 @@ export function describePurge(result: PurgeResult): string {
 
 /** Purges now and every day until stopped; a failure is logged and tried again the next day. */
 export function schedulePurge(store: DeletionStore, retention: RetentionConfig | undefined): () => void {
-  const run = async () => {
-    try {
+  const loop = backgroundLoop({
+    intervalMs: purgeIntervalMs,
+    pass: async () => {
       const result = await purgeOld(store, retention);
       if (result.enquiries + result.spam > 0) log.info(`inbox: ${describePurge(result)}`);
-    } catch (error) {
-      log.error(`inbox: PURGE FAILED: ${(error as Error).message}; tried again in 24 h`);
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), purgeIntervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+    onError: (error) => log.error(`inbox: PURGE FAILED: ${(error as Error).message}; tried again in 24 h`),
+  });
+  loop.start();
+  // The store closes right after: a purge still running ends with it, as it always has.
+  return () => void loop.stop();
 }

@@ -86,8 +86,14 @@ export async function startServices(): Promise<void> {
  * encoder lets its photo go, or leaves its claim to run out.
  */
 export async function stopBackground(): Promise<void> {
-  stopSiteContent();
-  await Promise.all([stopOutbox(), stopSpamDigest(), stopLoginAlerts(), stopPhotoEncoder(), stopBackups()]);
+  await Promise.all([
+    stopSiteContent(),
+    stopOutbox(),
+    stopSpamDigest(),
+    stopLoginAlerts(),
+    stopPhotoEncoder(),
+    stopBackups(),
+  ]);
 }
 
 /** After the last answer (and after stopBackground): its sends in flight have settled their claims by then. */

@@ -1,3 +1,4 @@
+import { backgroundLoop } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
@@ -20,48 +21,63 @@ import { log } from "~/log.server";
 const pollMs = 1_000;
 
 let snapshot: SiteSnapshot = defaultSnapshot;
-/** The ready renditions counted when the snapshot's photos were last resolved. */
-let readySeen = -1;
-let store: (PhotoStore & SiteStore) | undefined;
-let timer: NodeJS.Timeout | undefined;
-let reading: Promise<void> | undefined;
-let failing = false;
+/** The poll of the open store (none before it opens, after the shutdown, or with API_HOST). */
+let poll: { refresh(): Promise<void>; stop(): Promise<void> } | undefined;
 
 export const currentSite = (): SiteSnapshot => snapshot;
 
 /** Reads the newest version and its photos if either changed (one read at a time; a poll during one joins it). */
 export function refreshSite(): Promise<void> {
-  if (!store) return Promise.resolve();
-  const from = store;
-  reading ??= (async () => {
-    try {
-      const { version: latest, readyRenditions } = await from.siteState();
-      const newVersion = latest !== snapshot.version || !snapshot.known;
-      if (newVersion || readyRenditions !== readySeen) {
-        let { version: number, content } = snapshot;
-        if (newVersion) {
-          const version = latest === 0 ? null : await from.publishedSite();
-          number = version?.number ?? 0;
-          content = version ? contentFromJson(version.content) : defaultSiteContent;
+  return poll?.refresh() ?? Promise.resolve();
+}
+
+function pollSite(from: PhotoStore & SiteStore): NonNullable<typeof poll> {
+  /** The ready renditions counted when the snapshot's photos were last resolved. */
+  let readySeen = -1;
+  let reading: Promise<void> | undefined;
+  let failing = false;
+
+  function refresh(): Promise<void> {
+    reading ??= (async () => {
+      try {
+        const { version: latest, readyRenditions } = await from.siteState();
+        const newVersion = latest !== snapshot.version || !snapshot.known;
+        if (newVersion || readyRenditions !== readySeen) {
+          let { version: number, content } = snapshot;
+          if (newVersion) {
+            const version = latest === 0 ? null : await from.publishedSite();
+            number = version?.number ?? 0;
+            content = version ? contentFromJson(version.content) : defaultSiteContent;
+          }
+          const photos = await resolvePhotos(from, content);
+          // A rendition made for a draft or another place changes nothing shown: the kept pages stay.
+          if (newVersion || JSON.stringify(photos) !== JSON.stringify(snapshot.photos)) {
+            snapshot = { version: number, content, photos, known: true, generation: snapshot.generation + 1 };
+          }
+          readySeen = readyRenditions;
         }
-        const photos = await resolvePhotos(from, content);
-        // A rendition made for a draft or another place changes nothing shown: the kept pages stay.
-        if (newVersion || JSON.stringify(photos) !== JSON.stringify(snapshot.photos)) {
-          snapshot = { version: number, content, photos, known: true, generation: snapshot.generation + 1 };
-        }
-        readySeen = readyRenditions;
+        if (failing) log.info("site content: the database answers again");
+        failing = false;
+      } catch (error) {
+        // Keep serving what was read last; say so once per outage.
+        if (!failing) log.error(`site content: cannot read the published version: ${(error as Error).message}`);
+        failing = true;
+      } finally {
+        reading = undefined;
       }
-      if (failing) log.info("site content: the database answers again");
-      failing = false;
-    } catch (error) {
-      // Keep serving what was read last; say so once per outage.
-      if (!failing) log.error(`site content: cannot read the published version: ${(error as Error).message}`);
-      failing = true;
-    } finally {
-      reading = undefined;
-    }
-  })();
-  return reading;
+    })();
+    return reading;
+  }
+
+  const loop = backgroundLoop({
+    intervalMs: pollMs,
+    pass: refresh,
+    // A read of a few rows: one that hangs on a database gone away does not hold the shutdown.
+    stopWaitMs: pollMs,
+    onError: (error) => log.error(`site content: ${(error as Error).message}`),
+  });
+  loop.start();
+  return { refresh, stop: () => loop.stop() };
 }
 
 /** From the moment the inbox's database is open. With API_HOST there is none: the defaults are all there is. */
@@ -70,15 +86,12 @@ export function startSiteContent(config: Config, opened?: PhotoStore & SiteStore
     snapshot = { ...defaultSnapshot, known: true, generation: defaultSnapshot.generation + 1 };
     return;
   }
-  store = opened;
-  void refreshSite();
-  timer ??= setInterval(() => void refreshSite(), pollMs);
-  timer.unref();
+  void poll?.stop();
+  poll = pollSite(opened);
 }
 
-export function stopSiteContent(): void {
-  clearInterval(timer);
-  timer = undefined;
-  store = undefined;
-  readySeen = -1;
+export async function stopSiteContent(): Promise<void> {
+  const stopping = poll;
+  poll = undefined;
+  await stopping?.stop();
 }

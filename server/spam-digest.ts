@@ -1,3 +1,4 @@
+import { backgroundLoop, loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createDigestRound } from "~/notify/digest/digest.server";
 import type { DigestStore } from "~/store/digests.types";
@@ -13,54 +14,44 @@ import { log } from "~/log.server";
 /** How often a round looks whether the day's hour has come, or another instance left a send to take over. */
 export const digestCheckMs = 60_000;
 
-let stopCurrent: (() => Promise<void>) | undefined;
-let shutDown = false;
+const running = loopSlot();
 
 export function startSpamDigest(store: DigestStore, config: Config): void {
-  if (stopCurrent || shutDown) return;
-  const digest = config.spamDigest;
-  if (!digest || !config.notify || configuredChannels(config.notify).length === 0) return;
-  if (digest.hour === null) {
-    log.info("notify: the daily spam digest is off (SPAM_DIGEST_HOUR=off)");
-    return;
-  }
-  const round = createDigestRound({
-    store,
-    notify: config.notify,
-    digest,
-    publicUrl: config.publicUrl,
-    sender: publishedSender(config.publicUrl),
-  });
-  const stopping = new AbortController();
-  let wakeUp: (() => void) | undefined;
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      const next = await round.run(stopping.signal);
-      const wait = next ? Math.min(digestCheckMs, Math.max(1_000, next.getTime() - Date.now())) : digestCheckMs;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+  running.start(() => {
+    const digest = config.spamDigest;
+    if (!digest || !config.notify || configuredChannels(config.notify).length === 0) return undefined;
+    if (digest.hour === null) {
+      log.info("notify: the daily spam digest is off (SPAM_DIGEST_HOUR=off)");
+      return undefined;
     }
-  })();
-  log.info(
-    `notify: a digest of what was kept aside as spam goes out daily from ${String(digest.hour).padStart(2, "0")}:00 ` +
-      `${digest.timeZone}, when there is any`,
-  );
-  stopCurrent = async () => {
-    stopping.abort();
-    wakeUp?.();
-    await loop;
-    round.close();
-  };
+    const round = createDigestRound({
+      store,
+      notify: config.notify,
+      digest,
+      publicUrl: config.publicUrl,
+      sender: publishedSender(config.publicUrl),
+    });
+    const loop = backgroundLoop({
+      intervalMs: digestCheckMs,
+      // A round reports its own failures; it looks again sooner when a retry comes due.
+      pass: async (signal) => {
+        const next = await round.run(signal);
+        return next ? Math.min(digestCheckMs, Math.max(1_000, next.getTime() - Date.now())) : digestCheckMs;
+      },
+      onError: (error) => log.error(`notify: spam digest: ${(error as Error).message}`),
+    });
+    loop.start();
+    log.info(
+      `notify: a digest of what was kept aside as spam goes out daily from ${String(digest.hour).padStart(2, "0")}:00 ` +
+        `${digest.timeZone}, when there is any`,
+    );
+    return {
+      stop: async () => {
+        await loop.stop();
+        round.close();
+      },
+    };
+  });
 }
 
-export async function stopSpamDigest(): Promise<void> {
-  shutDown = true;
-  const stop = stopCurrent;
-  stopCurrent = undefined;
-  await stop?.();
-}
+export const stopSpamDigest = running.stop;

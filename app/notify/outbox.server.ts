@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { backgroundLoop } from "~/background-loop.server";
 import { DeliveryError, describeFailure, type NotificationChannel } from "~/notify/channels/channel";
 import type { ClaimedNotification } from "~/store/notifications.types";
 import { type Channel, channels as allChannels } from "~/store/records";
@@ -147,13 +148,9 @@ export function createOutbox({
 }: OutboxOptions): Outbox {
   const byChannel = new Map<Channel, NotificationChannel>(channels.map((c) => [c.channel, c]));
   const unconfigured = allChannels.filter((channel) => !byChannel.has(channel));
-  // Two steps of stopping: `closing` stops claiming; `stopping` (after the grace) aborts the sends still running.
+  // Two steps of stopping: the passes stop claiming; `stopping` (after the grace) aborts the sends still running.
   let closing = false;
   const stopping = new AbortController();
-  let started = false;
-  let loopDone: Promise<void> = Promise.resolve();
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
   /** Sends in flight per channel: each channel is one destination. */
   const sending = new Map<Channel, number>();
   /** A destination that asked for a pause (429/503 with Retry-After) gets no request before this time. */
@@ -275,23 +272,6 @@ export function createOutbox({
     }
   }
 
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  function wake(): void {
-    woken = true;
-    wakeUp?.();
-  }
-
   // Sends run side by side, each on its own: one that stalls until its timeout holds up none of the others.
   const inFlight = new Set<Promise<void>>();
   let lastClaimError: string | undefined;
@@ -302,7 +282,7 @@ export function createOutbox({
     const running: Promise<void> = deliver(claim).finally(() => {
       sending.set(claim.channel, (sending.get(claim.channel) ?? 1) - 1);
       inFlight.delete(running);
-      wake(); // room for the next one
+      passes.wake(); // room for the next one
     });
     inFlight.add(running);
   }
@@ -334,65 +314,64 @@ export function createOutbox({
     return { more, blocked };
   }
 
-  async function loop(): Promise<void> {
-    while (!closing) {
-      woken = false;
-      // Deliveries whose outcome could not be written: try to write them again now and then.
-      if (deliveredNotRecorded.size > 0 && Date.now() - lastRecordTry >= recordRetryMs) {
-        lastRecordTry = Date.now();
-        for (const claim of [...deliveredNotRecorded.values()]) if (!(await recordDelivered(claim))) break;
-      }
-      let round = { more: false, blocked: true };
-      let storeFailed = false;
-      try {
-        round = await claimRound();
-        lastClaimError = undefined;
-      } catch (error) {
-        storeFailed = true;
-        // A database that is down fails every poll: say so when the reason changes, and once a minute meanwhile.
-        const reason = `could not claim notifications: ${describeFailure(error)}`;
-        if (reason !== lastClaimError || Date.now() - lastClaimErrorAt >= 60_000) {
-          log({ outcome: "error", error: reason });
-          lastClaimError = reason;
-          lastClaimErrorAt = Date.now();
-        }
-      }
-      if (round.more || woken) continue; // there may be more due right now
-      let wait = pollMs;
-      if (!storeFailed) {
-        try {
-          const due = await store.nextDueAt();
-          const dueIn = due ? due.getTime() - now().getTime() : Infinity;
-          // Due now but held back (no room, or its destination paused): a finished send or the pause's end wakes us.
-          // A floor, so clocks that disagree between processes can never make this spin.
-          if (dueIn > 0 || !round.blocked) wait = Math.min(pollMs, Math.max(50, dueIn));
-        } catch {
-          // The next claim will say what is wrong with the store.
-        }
-      }
-      for (const until of pausedUntil.values()) {
-        const left = until - now().getTime();
-        if (left > 0) wait = Math.min(wait, Math.max(50, left));
-      }
-      if (deliveredNotRecorded.size > 0) wait = Math.min(wait, recordRetryMs);
-      if (!woken && !closing) await sleep(wait);
+  /** One pass: claim what is due, and say how long to sleep before the next (0: there may be more due right now). */
+  async function pass(): Promise<number> {
+    // Deliveries whose outcome could not be written: try to write them again now and then.
+    if (deliveredNotRecorded.size > 0 && Date.now() - lastRecordTry >= recordRetryMs) {
+      lastRecordTry = Date.now();
+      for (const claim of [...deliveredNotRecorded.values()]) if (!(await recordDelivered(claim))) break;
     }
-    await Promise.all(inFlight);
+    let round = { more: false, blocked: true };
+    let storeFailed = false;
+    try {
+      round = await claimRound();
+      lastClaimError = undefined;
+    } catch (error) {
+      storeFailed = true;
+      // A database that is down fails every poll: say so when the reason changes, and once a minute meanwhile.
+      const reason = `could not claim notifications: ${describeFailure(error)}`;
+      if (reason !== lastClaimError || Date.now() - lastClaimErrorAt >= 60_000) {
+        log({ outcome: "error", error: reason });
+        lastClaimError = reason;
+        lastClaimErrorAt = Date.now();
+      }
+    }
+    if (round.more) return 0;
+    let wait = pollMs;
+    if (!storeFailed) {
+      try {
+        const due = await store.nextDueAt();
+        const dueIn = due ? due.getTime() - now().getTime() : Infinity;
+        // Due now but held back (no room, or its destination paused): a finished send or the pause's end wakes us.
+        // A floor, so clocks that disagree between processes can never make this spin.
+        if (dueIn > 0 || !round.blocked) wait = Math.min(pollMs, Math.max(50, dueIn));
+      } catch {
+        // The next claim will say what is wrong with the store.
+      }
+    }
+    for (const until of pausedUntil.values()) {
+      const left = until - now().getTime();
+      if (left > 0) wait = Math.min(wait, Math.max(50, left));
+    }
+    if (deliveredNotRecorded.size > 0) wait = Math.min(wait, recordRetryMs);
+    return wait;
   }
 
+  const passes = backgroundLoop({
+    intervalMs: pollMs,
+    pass,
+    onError: (error) => log({ outcome: "error", error: `the sender's pass failed: ${describeFailure(error)}` }),
+  });
   return {
     owner,
-    start() {
-      if (started) return;
-      started = true;
-      loopDone = loop();
-    },
-    wake,
+    start: () => passes.start(),
+    wake: () => passes.wake(),
     unrecorded: () => deliveredNotRecorded.size,
     async stop() {
       if (closing) return;
       closing = true;
-      wakeUp?.();
+      // The passes end, then every send they started settles.
+      const loopDone = passes.stop().then(() => Promise.all(inFlight));
       const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
       await Promise.race([loopDone, after(stopGraceMs)]);
       stopping.abort();
