@@ -2,7 +2,8 @@
  * The import graph's rules, checked by `npm run lint` (depcruise): no circle between modules or between folders, and
  * every module of app/ on a floor, importing only what stands on its own floor or below. From the ground up:
  *
- *   1. text/, content/, log.server.ts      plain words and helpers; they import nothing of the app
+ *   1. text/, content/, log.server.ts,     plain words and helpers; they import nothing of the app
+ *      background-loop.server.ts
  *   2. http/, pages/, store/               requests, finished documents, the database
  *   3. config.server.ts, config/, photos/  the environment's settings; checking and encoding photos
  *   4. services.server.ts                  the interface of what the server hands loaders and actions
@@ -14,7 +15,7 @@
  * server/ stands above all of app/ (it starts the process and builds the services); app/ never imports it. A new
  * folder of app/ has to be given a floor here before it can import or be imported (rule `every-module-on-a-floor`).
  */
-const ground = "text/|content/|log[.]server[.]ts$";
+const ground = "text/|content/|log[.]server[.]ts$|background-loop[.]server[.]ts$";
 const second = `${ground}|http/|pages/|store/`;
 const third = `${second}|config[.]server[.]ts$|config/|photos/`;
 const fourth = `${third}|services[.]server[.]ts$`;
