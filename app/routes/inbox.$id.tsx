@@ -2,14 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { channelName, stateName } from "~/owner/delivery";
 import { errorInWords, absoluteTime, timeAgo } from "~/owner/format";
-import {
-  buttonClass,
-  dangerButtonClass,
-  InboxShell,
-  linkClass,
-  Notice,
-  quietButtonClass,
-} from "~/components/inbox/InboxShell";
+import { buttonClass, dangerButtonClass, InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
@@ -144,7 +138,7 @@ export default function InboxEnquiry() {
         </Link>
       </p>
       <div className="mt-4">
-        <Notice text={done ? (inboxCopy.enquiry.done[done] ?? null) : null} />
+        <Notice>{done ? inboxCopy.enquiry.done[done] : null}</Notice>
       </div>
       <article className="rounded-xl border border-night-600 bg-night-800/70 p-5 sm:p-6">
         <header>

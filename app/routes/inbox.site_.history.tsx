@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { InboxShell, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
+import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { inboxCopy } from "~/content/inbox";
 import { siteEditorCopy } from "~/content/site-editor";
 import { absoluteTime } from "~/owner/format";
@@ -125,12 +126,10 @@ export default function SiteHistory() {
       <h1 className="mt-2 font-display text-3xl font-bold text-bone-50">{words.title}</h1>
       <p className="mt-1 max-w-3xl text-bone-300">{words.intro}</p>
       <div className="mt-4">
-        <Notice text={refused ? null : notice} />
-        {refused ? (
-          <p role="alert" className="mb-4 rounded-md border border-red-400 bg-night-800 px-4 py-3 font-semibold">
-            {refused.refusal}
-          </p>
-        ) : null}
+        <Notice>{refused ? null : notice}</Notice>
+        <Notice tone="error" className="mb-4 font-semibold">
+          {refused?.refusal}
+        </Notice>
       </div>
       {versions.length === 0 ? (
         <p className="mt-4 text-bone-300">{words.empty}</p>

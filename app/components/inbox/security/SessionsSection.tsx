@@ -1,5 +1,6 @@
 import { Form, useSearchParams } from "@remix-run/react";
-import { dangerButtonClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
+import { dangerButtonClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { securityCopy } from "~/content/security";
 
 export interface SessionRow {
@@ -37,7 +38,7 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
       </h2>
       <p className="mt-2 max-w-prose text-bone-300">{words.intro}</p>
       <div className="mt-4">
-        <Notice text={doneNotice(params.get("sessions"))} />
+        <Notice>{doneNotice(params.get("sessions"))}</Notice>
       </div>
       <ul className="space-y-2">
         {sessions.map((session) => (
