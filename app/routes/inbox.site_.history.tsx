@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Notice } from "~/components/inbox/form/Notice";
 import { inboxCopy } from "~/content/inbox";
 import { siteEditorCopy } from "~/content/site-editor";
@@ -152,17 +153,13 @@ export default function SiteHistory() {
                     </p>
                   </div>
                   {version.number !== latest ? (
-                    <Form method="post">
-                      <input type="hidden" name="version" value={version.number} />
-                      <input type="hidden" name="revision" value={formRevision} />
-                      <button
-                        type="submit"
-                        aria-label={words.restoreLabel(version.number)}
-                        className={quietButtonClass}
-                      >
-                        {words.restore}
-                      </button>
-                    </Form>
+                    <ButtonForm
+                      fields={{ version: String(version.number), revision: String(formRevision) }}
+                      buttonClassName={quietButtonClass}
+                      label={words.restoreLabel(version.number)}
+                    >
+                      {words.restore}
+                    </ButtonForm>
                   ) : null}
                 </div>
                 {version.changes.length === 0 ? (

@@ -204,24 +204,23 @@ export function PhotoForm({ from, fromLabel, photo, revision, returned }: PhotoF
               {words.edit.focusHint}
             </p>
             <div className="mt-1 grid grid-cols-2 gap-3">
-              <TextField
-                id={id("focusX")}
-                name="focusX"
-                label={words.edit.focusX}
-                value={values.focusX ?? percent(photo.focus.x)}
-                error={errors.focusX}
-                inputMode="decimal"
-                maxLength={6}
-              />
-              <TextField
-                id={id("focusY")}
-                name="focusY"
-                label={words.edit.focusY}
-                value={values.focusY ?? percent(photo.focus.y)}
-                error={errors.focusY}
-                inputMode="decimal"
-                maxLength={6}
-              />
+              {(
+                [
+                  ["focusX", words.edit.focusX, photo.focus.x],
+                  ["focusY", words.edit.focusY, photo.focus.y],
+                ] as const
+              ).map(([name, label, at]) => (
+                <TextField
+                  key={name}
+                  id={id(name)}
+                  name={name}
+                  label={label}
+                  value={values[name] ?? percent(at)}
+                  error={errors[name]}
+                  inputMode="decimal"
+                  maxLength={6}
+                />
+              ))}
             </div>
           </fieldset>
           <PlaceChoice id={id("to")} label={words.edit.moveTo} value={values.to ?? from} error={errors.to} />

@@ -1,8 +1,10 @@
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { buttonClass, dangerButtonClass, linkClass } from "~/components/inbox/InboxShell";
+import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Field } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
+import { SecuritySection } from "~/components/inbox/security/SecuritySection";
 import { securityCopy } from "~/content/security";
 import { addPasskey, problemWords, useBrowserName, usePasskeySupport } from "~/owner/passkey-client";
 
@@ -44,11 +46,7 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
   const refusal = useActionData<{ passkeyError?: string }>()?.passkeyError;
   const removing = useNavigation().state !== "idle";
   return (
-    <section aria-labelledby="security-passkeys" className="mt-10">
-      <h2 id="security-passkeys" className="font-display text-2xl font-bold text-bone-50">
-        {securityCopy.page.passkeys}
-      </h2>
-      <p className="mt-2 max-w-prose text-bone-300">{copy.intro}</p>
+    <SecuritySection id="security-passkeys" title={securityCopy.page.passkeys} intro={copy.intro}>
       <div className="mt-4 max-w-2xl">
         {doneNotice(searchParams.get("done"))}
         <Notice tone="error">{refusal}</Notice>
@@ -74,25 +72,21 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
                     )}
                   </p>
                 </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="remove-passkey" />
-                  <input type="hidden" name="passkey" value={passkey.id} />
-                  <button
-                    type="submit"
-                    className={dangerButtonClass}
-                    aria-label={copy.removeLabel(passkey.name)}
-                    disabled={removing}
-                  >
-                    {copy.remove}
-                  </button>
-                </Form>
+                <ButtonForm
+                  fields={{ intent: "remove-passkey", passkey: passkey.id }}
+                  buttonClassName={dangerButtonClass}
+                  label={copy.removeLabel(passkey.name)}
+                  disabled={removing}
+                >
+                  {copy.remove}
+                </ButtonForm>
               </li>
             ))}
           </ul>
         )}
         <AddPasskey />
       </div>
-    </section>
+    </SecuritySection>
   );
 }
 
