@@ -3,14 +3,9 @@ import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { channelName, stateName } from "~/owner/delivery";
 import { errorInWords, timeAgo } from "~/owner/format";
 import { absoluteTime } from "~/text/time";
-import {
-  buttonClass,
-  dangerButtonClass,
-  InboxShell,
-  linkClass,
-  Notice,
-  quietButtonClass,
-} from "~/components/inbox/InboxShell";
+import { buttonClass, dangerButtonClass, InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { ButtonForm } from "~/components/inbox/form/ButtonForm";
+import { Notice } from "~/components/inbox/form/Notice";
 import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
@@ -145,7 +140,7 @@ export default function InboxEnquiry() {
         </Link>
       </p>
       <div className="mt-4">
-        <Notice text={done ? (inboxCopy.enquiry.done[done] ?? null) : null} />
+        <Notice>{done ? inboxCopy.enquiry.done[done] : null}</Notice>
       </div>
       <article className="rounded-xl border border-night-600 bg-night-800/70 p-5 sm:p-6">
         <header>
@@ -165,28 +160,19 @@ export default function InboxEnquiry() {
           <a href={mailto(enquiry.email, businessName)} className={buttonClass}>
             {inboxCopy.enquiry.reply}
           </a>
-          <Form method="post">
-            <input type="hidden" name="intent" value={handled ? "new" : "handled"} />
-            <button type="submit" className={quietButtonClass}>
-              {handled ? inboxCopy.enquiry.markNew : inboxCopy.enquiry.markHandled}
-            </button>
-          </Form>
+          <ButtonForm fields={{ intent: handled ? "new" : "handled" }} buttonClassName={quietButtonClass}>
+            {handled ? inboxCopy.enquiry.markNew : inboxCopy.enquiry.markHandled}
+          </ButtonForm>
           {spam ? null : (
-            <Form method="post">
-              <input type="hidden" name="intent" value="spam" />
-              <button type="submit" className={quietButtonClass}>
-                {inboxCopy.enquiry.markSpam}
-              </button>
-            </Form>
+            <ButtonForm fields={{ intent: "spam" }} buttonClassName={quietButtonClass}>
+              {inboxCopy.enquiry.markSpam}
+            </ButtonForm>
           )}
           {/* Also for possible spam: the owner's "this one is real" teaches the filter. */}
           {spam || enquiry.spamVerdict !== "none" ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="not-spam" />
-              <button type="submit" className={quietButtonClass}>
-                {inboxCopy.enquiry.notSpam}
-              </button>
-            </Form>
+            <ButtonForm fields={{ intent: "not-spam" }} buttonClassName={quietButtonClass}>
+              {inboxCopy.enquiry.notSpam}
+            </ButtonForm>
           ) : null}
           <Form method="get" action={`/inbox/${enquiry.id}/erase`}>
             <button type="submit" className={dangerButtonClass}>
@@ -237,17 +223,14 @@ export default function InboxEnquiry() {
                     </>
                   ) : null}
                 </dl>
-                <Form method="post" className="mt-3">
-                  <input type="hidden" name="intent" value="resend" />
-                  <input type="hidden" name="channel" value={channel} />
-                  <button
-                    type="submit"
-                    className={quietButtonClass}
-                    aria-label={`${inboxCopy.enquiry.resend} (${name})`}
-                  >
-                    {inboxCopy.enquiry.resend}
-                  </button>
-                </Form>
+                <ButtonForm
+                  fields={{ intent: "resend", channel }}
+                  className="mt-3"
+                  buttonClassName={quietButtonClass}
+                  label={`${inboxCopy.enquiry.resend} (${name})`}
+                >
+                  {inboxCopy.enquiry.resend}
+                </ButtonForm>
               </li>
             );
           })}

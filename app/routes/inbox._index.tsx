@@ -2,7 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useLoaderData } from "@remix-run/react";
 import { DeliverySummary } from "~/components/inbox/Delivery";
 import { StaleSeason } from "~/components/inbox/StaleSeason";
-import { InboxShell, inputClass, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
+import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { Field } from "~/components/inbox/form/Field";
+import { Notice } from "~/components/inbox/form/Notice";
 import { inboxCopy } from "~/content/inbox";
 import { timeAgo } from "~/owner/format";
 import { absoluteTime } from "~/text/time";
@@ -80,8 +82,8 @@ export default function InboxList() {
             {backup}
           </p>
         ) : null}
-        <Notice text={erased === null ? null : inboxCopy.list.erased(erased)} />
-        <Notice text={stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)} />
+        <Notice>{erased === null ? null : inboxCopy.list.erased(erased)}</Notice>
+        <Notice>{stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)}</Notice>
       </div>
       <nav aria-label={inboxCopy.list.foldersLabel} className="mt-2">
         <ul className="flex flex-wrap gap-2">
@@ -101,12 +103,15 @@ export default function InboxList() {
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <Form method="get" role="search" className="flex flex-1 flex-wrap items-end gap-2">
           {place.folder !== "new" ? <input type="hidden" name="folder" value={place.folder} /> : null}
-          <div className="min-w-[14rem] flex-1">
-            <label htmlFor="inbox-search" className="block text-sm font-medium text-bone-100">
-              {inboxCopy.search.label}
-            </label>
-            <input id="inbox-search" name="q" type="search" defaultValue={place.search} className={inputClass} />
-          </div>
+          <Field
+            id="inbox-search"
+            label={inboxCopy.search.label}
+            small
+            className="min-w-[14rem] flex-1"
+            name="q"
+            type="search"
+            defaultValue={place.search}
+          />
           <button type="submit" className={quietButtonClass}>
             {inboxCopy.search.submit}
           </button>

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { buttonClass, inputClass } from "~/components/inbox/InboxShell";
+import { buttonClass } from "~/components/inbox/InboxShell";
+import { Field } from "~/components/inbox/form/Field";
+import { Notice } from "~/components/inbox/form/Notice";
 import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
 import { inboxCopy } from "~/content/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
@@ -89,53 +91,35 @@ export default function InboxLogin() {
       <p className="mt-3 text-bone-300">{inboxCopy.login.intro}</p>
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-6">
         {result?.error ? (
-          <p
-            id="login-error"
-            role="alert"
-            className="mb-5 rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50"
-          >
+          <Notice tone="error" id="login-error" className="mb-5">
             {result.error}
-          </p>
-        ) : loggedOut ? (
-          <p role="status" className="mb-5 text-bone-100">
-            {inboxCopy.login.loggedOut}
-          </p>
-        ) : again ? (
-          <p role="status" className="mb-5 text-bone-100">
-            {inboxCopy.login.again}
-          </p>
-        ) : null}
+          </Notice>
+        ) : (
+          <Notice tone="info" className="mb-5">
+            {loggedOut ? inboxCopy.login.loggedOut : again ? inboxCopy.login.again : null}
+          </Notice>
+        )}
         <Form method="post" className="space-y-5" aria-describedby={result?.error ? "login-error" : undefined}>
           <input type="hidden" name="next" value={next} />
-          <div>
-            <label htmlFor="login-email" className="block font-medium text-bone-100">
-              {inboxCopy.login.email}
-            </label>
-            <input
-              id="login-email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              required
-              maxLength={254}
-              defaultValue={result?.email ?? ""}
-              className={inputClass}
-            />
-          </div>
-          <div>
-            <label htmlFor="login-password" className="block font-medium text-bone-100">
-              {inboxCopy.login.password}
-            </label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={1024}
-              className={inputClass}
-            />
-          </div>
+          <Field
+            id="login-email"
+            label={inboxCopy.login.email}
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={254}
+            defaultValue={result?.email ?? ""}
+          />
+          <Field
+            id="login-password"
+            label={inboxCopy.login.password}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+          />
           <button type="submit" className={buttonClass} disabled={busy}>
             {inboxCopy.login.submit}
           </button>

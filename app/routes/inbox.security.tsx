@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, useLoaderData } from "@remix-run/react";
 import { InboxShell } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { CodesSection } from "~/components/inbox/security/CodesSection";
 import { PasskeysSection } from "~/components/inbox/security/PasskeysSection";
 import { SessionsSection } from "~/components/inbox/security/SessionsSection";
@@ -68,14 +69,9 @@ export default function InboxSecurity() {
     <InboxShell operator={operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{securityCopy.page.title}</h1>
       <p className="mt-2 max-w-prose text-bone-300">{securityCopy.page.intro}</p>
-      {setupRequired ? (
-        <p
-          role="status"
-          className="mt-4 max-w-prose rounded-md border border-ember-400 bg-night-800 px-4 py-3 text-bone-50"
-        >
-          {securityCopy.page.setupRequired}
-        </p>
-      ) : null}
+      <Notice tone="warning" className="mt-4 max-w-prose">
+        {setupRequired ? securityCopy.page.setupRequired : null}
+      </Notice>
       <PasskeysSection passkeys={passkeys} />
       <CodesSection codes={codes} />
       <SessionsSection sessions={sessions} />

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { InboxShell, linkClass, Notice } from "~/components/inbox/InboxShell";
+import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { SiteForm } from "~/components/inbox/SiteForm";
 import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { inboxCopy } from "~/content/inbox";
@@ -186,7 +187,7 @@ export default function InboxSite() {
       </div>
       <p className="mt-1 max-w-3xl text-bone-300">{words.intro}</p>
       <div className="mt-4">
-        <Notice text={returned ? null : page.notice} />
+        <Notice>{returned ? null : page.notice}</Notice>
         <StaleSeason year={page.staleSeason} link={false} />
       </div>
       <section className="rounded-xl border border-night-600 bg-night-800/70 p-4 text-sm text-bone-100">

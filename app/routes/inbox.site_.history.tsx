@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { InboxShell, linkClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
+import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
+import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { ButtonForm } from "~/components/inbox/form/ButtonForm";
+import { Notice } from "~/components/inbox/form/Notice";
 import { inboxCopy } from "~/content/inbox";
 import { siteEditorCopy } from "~/content/site-editor";
 import { absoluteTime } from "~/text/time";
@@ -125,12 +127,10 @@ export default function SiteHistory() {
       <h1 className="mt-2 font-display text-3xl font-bold text-bone-50">{words.title}</h1>
       <p className="mt-1 max-w-3xl text-bone-300">{words.intro}</p>
       <div className="mt-4">
-        <Notice text={refused ? null : notice} />
-        {refused ? (
-          <p role="alert" className="mb-4 rounded-md border border-red-400 bg-night-800 px-4 py-3 font-semibold">
-            {refused.refusal}
-          </p>
-        ) : null}
+        <Notice>{refused ? null : notice}</Notice>
+        <Notice tone="error" className="mb-4 font-semibold">
+          {refused?.refusal}
+        </Notice>
       </div>
       {versions.length === 0 ? (
         <p className="mt-4 text-bone-300">{words.empty}</p>
@@ -153,17 +153,13 @@ export default function SiteHistory() {
                     </p>
                   </div>
                   {version.number !== latest ? (
-                    <Form method="post">
-                      <input type="hidden" name="version" value={version.number} />
-                      <input type="hidden" name="revision" value={formRevision} />
-                      <button
-                        type="submit"
-                        aria-label={words.restoreLabel(version.number)}
-                        className={quietButtonClass}
-                      >
-                        {words.restore}
-                      </button>
-                    </Form>
+                    <ButtonForm
+                      fields={{ version: String(version.number), revision: String(formRevision) }}
+                      buttonClassName={quietButtonClass}
+                      label={words.restoreLabel(version.number)}
+                    >
+                      {words.restore}
+                    </ButtonForm>
                   ) : null}
                 </div>
                 {version.changes.length === 0 ? (

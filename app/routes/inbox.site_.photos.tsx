@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
-import { InboxShell, linkClass, Notice } from "~/components/inbox/InboxShell";
+import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { CaptionsForm, PhotoForm, UploadForm, type FormReturn } from "~/components/inbox/PhotoForms";
 import { AutoRefresh } from "~/components/inbox/AutoRefresh";
 import { inboxCopy } from "~/content/inbox";
@@ -303,12 +304,8 @@ export default function InboxSitePhotos() {
       </div>
       <p className="mt-1 max-w-3xl text-bone-300">{words.intro}</p>
       <div className="mt-4">
-        <Notice text={returned ? null : page.notice} />
-        {pageRefusal ? (
-          <p role="alert" className="mb-4 rounded-md border border-red-400 bg-night-800 px-4 py-3 text-red-200">
-            {pageRefusal}
-          </p>
-        ) : null}
+        <Notice>{returned ? null : page.notice}</Notice>
+        <Notice tone="error">{pageRefusal}</Notice>
       </div>
       <UploadForm returned={mine("upload")} />
       <section className="mt-6" aria-labelledby="photos-placed">

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { buttonClass, inputClass, linkClass } from "~/components/inbox/InboxShell";
+import { buttonClass, linkClass } from "~/components/inbox/InboxShell";
+import { Field } from "~/components/inbox/form/Field";
+import { Notice } from "~/components/inbox/form/Notice";
 import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
 import { securityCopy } from "~/content/security";
 import { asOperator, safeNext, type OperatorSession } from "~/owner/gate.server";
@@ -77,39 +79,27 @@ export default function InboxVerify() {
       <p className="mt-3 text-bone-300">{again ? copy.againIntro : copy.intro}</p>
       {why ? <p className="mt-2 text-bone-300">{copy.againWhy[why]}</p> : null}
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-6">
-        {result?.error ? (
-          <p
-            id="verify-error"
-            role="alert"
-            className="mb-5 rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50"
-          >
-            {result.error}
-          </p>
-        ) : null}
+        <Notice tone="error" id="verify-error" className="mb-5">
+          {result?.error}
+        </Notice>
         {hasCodes ? (
           <Form method="post" className="space-y-5">
             <input type="hidden" name="next" value={next} />
-            <div>
-              <label htmlFor="verify-code" className="block font-medium text-bone-100">
-                {copy.code}
-              </label>
-              <input
-                id="verify-code"
-                name="code"
-                type="text"
-                inputMode="text"
-                autoComplete="one-time-code"
-                autoCapitalize="none"
-                spellCheck={false}
-                required
-                maxLength={64}
-                aria-describedby={result?.error ? "verify-error verify-hint" : "verify-hint"}
-                className={inputClass}
-              />
-              <p id="verify-hint" className="mt-1 text-sm text-bone-300">
-                {copy.codeHint}
-              </p>
-            </div>
+            <Field
+              id="verify-code"
+              label={copy.code}
+              hint={copy.codeHint}
+              hintAfter
+              alertId={result?.error ? "verify-error" : undefined}
+              name="code"
+              type="text"
+              inputMode="text"
+              autoComplete="one-time-code"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              maxLength={64}
+            />
             <button type="submit" className={buttonClass} disabled={busy}>
               {copy.submit}
             </button>

@@ -66,13 +66,3 @@ export function InboxShell({ operator, children }: { operator: string; children:
     </div>
   );
 }
-
-/** A short status line after a post/redirect/get (?done=...), announced to screen readers. */
-export function Notice({ text }: { text: string | null }) {
-  if (!text) return null;
-  return (
-    <p role="status" className="mb-4 rounded-md border border-ghoul-400/60 bg-night-800 px-4 py-3 text-bone-50">
-      {text}
-    </p>
-  );
-}

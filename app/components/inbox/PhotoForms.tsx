@@ -1,6 +1,9 @@
 import { Form, useLocation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { buttonClass, dangerButtonClass, inputClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { ErrorSummary, type Problem } from "~/components/inbox/form/ErrorSummary";
+import { Field } from "~/components/inbox/form/Field";
+import { TextField } from "~/components/inbox/form/TextField";
 import { photosEditorCopy } from "~/content/photos-editor";
 import { limits } from "~/site-content/fields";
 import { photoLimits, photoPlaces } from "~/photos/limits";
@@ -24,113 +27,45 @@ export interface FormReturn {
   formKey: string;
 }
 
-interface FieldProps {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  error?: string;
-  hint?: string;
-  maxLength?: number;
-  inputMode?: "decimal";
-  required?: boolean;
-  className?: string;
+/** A refused post's messages, each linking to its field ("alt" in the upload form is the field `upload-alt`). */
+function problemsOf(returned: FormReturn | null, fieldOf: (name: string) => string): Problem[] {
+  return Object.entries(returned?.errors ?? {}).map(([name, text]) => ({ key: name, text, field: fieldOf(name) }));
 }
 
-const describedBy = (id: string, hint?: string, error?: string) =>
-  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-
-function Hint({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+/** The reasons a post was refused, focused when it appears so that a screen reader reads them. */
+function Refusal({
+  returned,
+  heading,
+  fieldOf,
+}: {
+  returned: FormReturn | null;
+  heading?: string;
+  fieldOf: (name: string) => string;
+}) {
+  const problems = problemsOf(returned, fieldOf);
   return (
-    <>
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-0.5 text-sm text-bone-300">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-red-300">
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-function Field({ id, name, label, value, error, hint, maxLength, inputMode, required, className }: FieldProps) {
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="block font-medium text-bone-100">
-        {label}
-      </label>
-      <Hint id={id} hint={hint} error={error} />
-      <input
-        id={id}
-        name={name}
-        type="text"
-        autoComplete="off"
-        inputMode={inputMode}
-        defaultValue={value}
-        maxLength={maxLength}
-        aria-describedby={describedBy(id, hint, error)}
-        aria-invalid={error ? true : undefined}
-        aria-required={required ? true : undefined}
-        className={`${inputClass}${error ? " border-red-400" : ""}`}
-      />
-    </div>
+    <ErrorSummary
+      className="mt-3"
+      lines={[returned?.refusal, problems.length > 0 ? heading : null]}
+      problems={problems}
+      focusKey={returned?.formKey}
+    />
   );
 }
 
 function PlaceChoice({ id, value, error, label }: { id: string; value: string; error?: string; label: string }) {
   return (
-    <div>
-      <label htmlFor={id} className="block font-medium text-bone-100">
-        {label}
-      </label>
-      <Hint id={id} error={error} />
-      <select
-        id={id}
-        name={id.endsWith("-place") ? "place" : "to"}
-        defaultValue={value}
-        aria-describedby={describedBy(id, undefined, error)}
-        aria-invalid={error ? true : undefined}
-        className={inputClass}
-      >
-        {photoPlaces.map((place) => (
-          <option key={place} value={place}>
-            {words.places[place]}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-/** The reasons a post was refused, focused when it appears so that a screen reader reads them. */
-function Refusal({ returned, children }: { returned: FormReturn | null; children?: ReactNode }) {
-  const box = useRef<HTMLDivElement>(null);
-  const shown = returned && (returned.refusal || Object.keys(returned.errors).length > 0);
-  useEffect(() => {
-    if (shown) box.current?.focus();
-  }, [shown, returned?.formKey]);
-  if (!shown) return null;
-  return (
-    <div
-      ref={box}
-      role="alert"
-      tabIndex={-1}
-      className="mt-3 rounded-md border border-red-400 bg-night-800 px-4 py-3 text-bone-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
-    >
-      {returned.refusal ? <p className="font-semibold">{returned.refusal}</p> : null}
-      {children}
-      {Object.keys(returned.errors).length > 0 ? (
-        <ul className="mt-1 list-disc space-y-1 pl-5">
-          {Object.entries(returned.errors).map(([field, message]) => (
-            <li key={field}>{message}</li>
+    <Field id={id} label={label} error={error}>
+      {(control) => (
+        <select {...control} name={id.endsWith("-place") ? "place" : "to"} defaultValue={value} className={inputClass}>
+          {photoPlaces.map((place) => (
+            <option key={place} value={place}>
+              {words.places[place]}
+            </option>
           ))}
-        </ul>
-      ) : null}
-    </div>
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -169,12 +104,10 @@ export function UploadForm({ returned }: { returned: FormReturn | null }) {
         aria-labelledby="photos-upload"
         key={returned?.formKey ?? "upload"}
       >
-        <Refusal returned={returned}>
-          {Object.keys(errors).length > 0 ? <p className="font-semibold">{words.errors.summary}</p> : null}
-        </Refusal>
+        <Refusal returned={returned} heading={words.errors.summary} fieldOf={(name) => `upload-${name}`} />
         {/* The text fields come before the file: a refused upload (even one past the size cap) keeps them. */}
         <div className="mt-3 grid gap-4 md:grid-cols-[3fr_2fr]">
-          <Field
+          <TextField
             id="upload-alt"
             name="alt"
             label={words.upload.alt}
@@ -191,22 +124,18 @@ export function UploadForm({ returned }: { returned: FormReturn | null }) {
             error={errors.place}
           />
         </div>
-        <div className="mt-4">
-          <label htmlFor="upload-photo" className="block font-medium text-bone-100">
-            {words.upload.photo}
-          </label>
-          <Hint id="upload-photo" hint={hint} error={errors.photo} />
-          <input
-            id="upload-photo"
-            name="photo"
-            type="file"
-            accept={photoLimits.types.join(",")}
-            aria-describedby={describedBy("upload-photo", hint, errors.photo)}
-            aria-invalid={errors.photo ? true : undefined}
-            aria-required="true"
-            className="mt-2 block w-full text-bone-100 file:mr-3 file:rounded-md file:border file:border-night-600 file:bg-night-800 file:px-4 file:py-2 file:font-medium file:text-bone-100"
-          />
-        </div>
+        <Field
+          id="upload-photo"
+          label={words.upload.photo}
+          hint={hint}
+          error={errors.photo}
+          className="mt-4"
+          name="photo"
+          type="file"
+          accept={photoLimits.types.join(",")}
+          aria-required="true"
+          inputClassName="mt-2 block w-full text-bone-100 file:mr-3 file:rounded-md file:border file:border-night-600 file:bg-night-800 file:px-4 file:py-2 file:font-medium file:text-bone-100"
+        />
         <button type="submit" className={`${buttonClass} mt-4`}>
           {words.upload.submit}
         </button>
@@ -258,9 +187,9 @@ export function PhotoForm({ from, fromLabel, photo, revision, returned }: PhotoF
         <input type="hidden" name="revision" value={revision} />
         <input type="hidden" name="from" value={from} />
         <input type="hidden" name="upload" value={photo.id} />
-        <Refusal returned={returned} />
+        <Refusal returned={returned} fieldOf={id} />
         <div className="mt-3 space-y-3">
-          <Field
+          <TextField
             id={id("alt")}
             name="alt"
             label={words.edit.alt}
@@ -275,24 +204,23 @@ export function PhotoForm({ from, fromLabel, photo, revision, returned }: PhotoF
               {words.edit.focusHint}
             </p>
             <div className="mt-1 grid grid-cols-2 gap-3">
-              <Field
-                id={id("focusX")}
-                name="focusX"
-                label={words.edit.focusX}
-                value={values.focusX ?? percent(photo.focus.x)}
-                error={errors.focusX}
-                inputMode="decimal"
-                maxLength={6}
-              />
-              <Field
-                id={id("focusY")}
-                name="focusY"
-                label={words.edit.focusY}
-                value={values.focusY ?? percent(photo.focus.y)}
-                error={errors.focusY}
-                inputMode="decimal"
-                maxLength={6}
-              />
+              {(
+                [
+                  ["focusX", words.edit.focusX, photo.focus.x],
+                  ["focusY", words.edit.focusY, photo.focus.y],
+                ] as const
+              ).map(([name, label, at]) => (
+                <TextField
+                  key={name}
+                  id={id(name)}
+                  name={name}
+                  label={label}
+                  value={values[name] ?? percent(at)}
+                  error={errors[name]}
+                  inputMode="decimal"
+                  maxLength={6}
+                />
+              ))}
             </div>
           </fieldset>
           <PlaceChoice id={id("to")} label={words.edit.moveTo} value={values.to ?? from} error={errors.to} />
@@ -331,10 +259,10 @@ export function CaptionsForm({
       <Form method="post" noValidate key={returned?.formKey ?? "captions"}>
         <input type="hidden" name="revision" value={revision} />
         <input type="hidden" name="intent" value="captions" />
-        <Refusal returned={returned} />
+        <Refusal returned={returned} fieldOf={(name) => name.replace(/^caption(\d)$/, "caption-$1")} />
         <div className="mt-3 space-y-3">
           {[0, 1, 2].map((index) => (
-            <Field
+            <TextField
               key={index}
               id={`caption-${index}`}
               name={`caption${index}`}

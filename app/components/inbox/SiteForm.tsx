@@ -1,6 +1,9 @@
 import { Form } from "@remix-run/react";
-import { useEffect, useRef } from "react";
-import { buttonClass, inputClass, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { buttonClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { ErrorSummary } from "~/components/inbox/form/ErrorSummary";
+import { describedBy, FieldMessages } from "~/components/inbox/form/Field";
+import { Notice } from "~/components/inbox/form/Notice";
+import { TextField } from "~/components/inbox/form/TextField";
 import { siteEditorCopy } from "~/content/site-editor";
 import { fieldHints, fieldLabels, limits, serviceLabels, type FieldPath } from "~/site-content/fields";
 import { fieldId, fieldOrder, formFields, serviceField, type SiteFormValues } from "~/site-content/form";
@@ -20,70 +23,6 @@ function labelOf(key: string): string {
   const service = /^services\.(\d+)\.(name|detail)$/.exec(key);
   if (service) return serviceLabels[service[2] as "name" | "detail"](Number(service[1]) + 1);
   return fieldLabels[key as FieldPath] ?? key;
-}
-
-interface FieldProps {
-  name: string;
-  label: string;
-  value: string;
-  error?: string;
-  hint?: string;
-  maxLength?: number;
-  rows?: number;
-  type?: "text" | "date" | "email" | "tel";
-  inputMode?: "numeric" | "email" | "tel" | "url";
-  autoComplete?: string;
-  required?: boolean;
-  className?: string;
-}
-
-function Field({
-  name,
-  label,
-  value,
-  error,
-  hint,
-  maxLength,
-  rows,
-  type = "text",
-  required,
-  className,
-  ...rest
-}: FieldProps) {
-  const id = fieldId(name);
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  const common = {
-    id,
-    name,
-    defaultValue: value,
-    maxLength,
-    "aria-describedby": describedBy,
-    "aria-invalid": error ? true : undefined,
-    "aria-required": required ? true : undefined,
-    className: `${inputClass}${error ? " border-red-400" : ""}`,
-  };
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="block font-medium text-bone-100">
-        {label}
-      </label>
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-0.5 text-sm text-bone-300">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-red-300">
-          {error}
-        </p>
-      ) : null}
-      {rows ? (
-        <textarea rows={rows} {...common} />
-      ) : (
-        <input type={type} autoComplete={rest.autoComplete ?? "off"} inputMode={rest.inputMode} {...common} />
-      )}
-    </div>
-  );
 }
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -106,11 +45,6 @@ export interface SiteFormProps {
 }
 
 export function SiteForm({ values, revision, errors, refusal, note, timeZone, cdnMinutes }: SiteFormProps) {
-  const alert = useRef<HTMLDivElement>(null);
-  // Drawn afresh after each refused post (the page keys it): take the reader to why.
-  useEffect(() => {
-    if (errors || refusal) alert.current?.focus();
-  }, [errors, refusal]);
   const problems = errors
     ? [
         ...fieldOrder(values).filter((key) => errors[key]),
@@ -119,6 +53,7 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
     : [];
   const error = (key: string) => errors?.[key];
   const field = (key: keyof typeof formFields) => ({
+    id: fieldId(formFields[key]),
     name: formFields[key],
     label: fieldLabels[formFields[key]],
     value: String(values[key]),
@@ -135,42 +70,17 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
       </button>
       <input type="hidden" name="revision" value={revision} />
 
-      {problems.length > 0 ? (
-        <div
-          ref={alert}
-          role="alert"
-          tabIndex={-1}
-          className="rounded-md border border-red-400 bg-night-800 px-4 py-3 text-bone-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
-        >
-          <p className="font-semibold">{words.errors.summary(problems.length)}</p>
-          <ul className="mt-2 list-disc space-y-1 pl-5">
-            {problems.map((key) => (
-              <li key={key}>
-                <a href={`#${fieldId(key)}`} className={linkClass}>
-                  {`${labelOf(key)}: ${errors![key]}`}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : refusal ? (
-        <div
-          ref={alert}
-          role="alert"
-          tabIndex={-1}
-          className="rounded-md border border-red-400 bg-night-800 px-4 py-3 font-semibold text-bone-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
-        >
-          {refusal}
-        </div>
-      ) : null}
-      {note ? (
-        <p role="status" className="rounded-md border border-ghoul-400/60 bg-night-800 px-4 py-3 text-bone-50">
-          {note}
-        </p>
-      ) : null}
+      {/* Drawn afresh after each refused post (the page keys it): the summary takes the reader to why. */}
+      <ErrorSummary
+        lines={[problems.length > 0 ? words.errors.summary(problems.length) : refusal]}
+        problems={problems.map((key) => ({ key, text: `${labelOf(key)}: ${errors![key]}`, field: fieldId(key) }))}
+      />
+      <Notice tone="success" className="">
+        {note}
+      </Notice>
 
       <Section title={words.sections.season}>
-        <Field {...field("year")} inputMode="numeric" maxLength={4} required className="max-w-xs" />
+        <TextField {...field("year")} inputMode="numeric" maxLength={4} required className="max-w-xs" />
         <div className="flex items-start gap-3">
           <input
             id={fieldId(formFields.ordersOpen)}
@@ -183,36 +93,30 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
             {fieldLabels[formFields.ordersOpen]}
           </label>
         </div>
-        <Field
+        <TextField
           {...field("closesOn")}
           type="date"
           hint={`${fieldHints["season.closesOn"]} ${words.closesOnWhen(timeZone, cdnMinutes)}`}
           className="max-w-md"
         />
-        <Field {...field("closedLine")} maxLength={limits.closedLine} />
+        <TextField {...field("closedLine")} maxLength={limits.closedLine} />
       </Section>
 
       <Section title={words.sections.home}>
-        <Field {...field("tagline")} maxLength={limits.tagline} required />
-        <Field {...field("ordersNote")} maxLength={limits.ordersNote} rows={3} />
+        <TextField {...field("tagline")} maxLength={limits.tagline} required />
+        <TextField {...field("ordersNote")} maxLength={limits.ordersNote} rows={3} />
       </Section>
 
       <Section title={words.sections.services}>
         <fieldset
           id={fieldId("services")}
-          aria-describedby={[`${fieldId("services")}-hint`, error("services") ? `${fieldId("services")}-error` : ""]
-            .filter(Boolean)
-            .join(" ")}
+          aria-describedby={describedBy(
+            `${fieldId("services")}-hint`,
+            error("services") && `${fieldId("services")}-error`,
+          )}
         >
           <legend className="sr-only">{fieldLabels.services}</legend>
-          <p id={`${fieldId("services")}-hint`} className="text-sm text-bone-300">
-            {words.servicesHint}
-          </p>
-          {error("services") ? (
-            <p id={`${fieldId("services")}-error`} className="mt-1 text-sm font-semibold text-red-300">
-              {error("services")}
-            </p>
-          ) : null}
+          <FieldMessages id={fieldId("services")} hint={words.servicesHint} error={error("services")} />
           <ol className="mt-3 space-y-3">
             {services.map((service, index) => (
               <li key={index} className="rounded-lg border border-night-600 bg-night-950/60 p-3">
@@ -241,7 +145,8 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
                   </div>
                 </div>
                 <div className="mt-2 grid gap-3 md:grid-cols-[2fr_3fr]">
-                  <Field
+                  <TextField
+                    id={fieldId(serviceField(index, "name"))}
                     name={serviceField(index, "name")}
                     label={serviceLabels.name(index + 1)}
                     value={service.name}
@@ -249,7 +154,8 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
                     maxLength={limits.serviceName}
                     required
                   />
-                  <Field
+                  <TextField
+                    id={fieldId(serviceField(index, "detail"))}
                     name={serviceField(index, "detail")}
                     label={serviceLabels.detail(index + 1)}
                     value={service.detail}
@@ -274,22 +180,22 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
       </Section>
 
       <Section title={words.sections.about}>
-        <Field {...field("aboutText")} maxLength={limits.aboutText} rows={12} required />
-        <Field {...field("experienceYears")} inputMode="numeric" maxLength={3} required className="max-w-xs" />
+        <TextField {...field("aboutText")} maxLength={limits.aboutText} rows={12} required />
+        <TextField {...field("experienceYears")} inputMode="numeric" maxLength={3} required className="max-w-xs" />
       </Section>
 
       <Section title={words.sections.contact}>
-        <Field {...field("contactIntro")} maxLength={limits.contactIntro} rows={3} required />
+        <TextField {...field("contactIntro")} maxLength={limits.contactIntro} rows={3} required />
       </Section>
 
       <Section title={words.sections.business}>
-        <Field {...field("businessName")} maxLength={limits.businessName} required autoComplete="organization" />
+        <TextField {...field("businessName")} maxLength={limits.businessName} required autoComplete="organization" />
         <div className="grid gap-4 md:grid-cols-2">
-          <Field {...field("email")} type="email" maxLength={limits.email} autoComplete="email" />
-          <Field {...field("phone")} type="tel" maxLength={limits.phone} autoComplete="tel" />
+          <TextField {...field("email")} type="email" maxLength={limits.email} autoComplete="email" />
+          <TextField {...field("phone")} type="tel" maxLength={limits.phone} autoComplete="tel" />
         </div>
-        <Field {...field("region")} maxLength={limits.region} />
-        <Field {...field("links")} rows={3} />
+        <TextField {...field("region")} maxLength={limits.region} />
+        <TextField {...field("links")} rows={3} />
       </Section>
 
       <p className="mt-6 text-sm text-bone-300">{words.buttonsHint}</p>

@@ -1,5 +1,8 @@
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { buttonClass, dangerButtonClass, inputClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { Field } from "~/components/inbox/form/Field";
+import { Notice } from "~/components/inbox/form/Notice";
+import { SecuritySection } from "~/components/inbox/security/SecuritySection";
 import { securityCopy } from "~/content/security";
 
 export interface CodesState {
@@ -28,28 +31,11 @@ export function CodesSection({ codes }: { codes: CodesState }) {
   const busy = useNavigation().state !== "idle";
   const setup = !codes.confirmed ? answered?.setup : undefined;
   return (
-    <section aria-labelledby="security-codes" className="mt-10">
-      <h2 id="security-codes" className="font-display text-2xl font-bold text-bone-50">
-        {securityCopy.page.codes}
-      </h2>
-      <p className="mt-2 max-w-prose text-bone-300">{copy.intro}</p>
-      {answered?.error ? (
-        <p
-          id="codes-error"
-          role="alert"
-          className="mt-4 max-w-2xl rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50"
-        >
-          {answered.error}
-        </p>
-      ) : null}
-      {answered?.notice ? (
-        <p
-          role="status"
-          className="mt-4 max-w-2xl rounded-md border border-ghoul-400/60 bg-night-800 px-4 py-3 text-bone-50"
-        >
-          {answered.notice}
-        </p>
-      ) : null}
+    <SecuritySection id="security-codes" title={securityCopy.page.codes} intro={copy.intro}>
+      <Notice tone="error" id="codes-error" className="mt-4 max-w-2xl">
+        {answered?.error}
+      </Notice>
+      <Notice className="mt-4 max-w-2xl">{answered?.notice}</Notice>
       {answered?.recoveryCodes ? (
         <RecoveryCodes codes={answered.recoveryCodes} justSetUp={Boolean(answered.justSetUp)} />
       ) : null}
@@ -67,7 +53,7 @@ export function CodesSection({ codes }: { codes: CodesState }) {
           </Form>
         </>
       )}
-    </section>
+    </SecuritySection>
   );
 }
 
@@ -102,24 +88,20 @@ function CodesSetup({
       </div>
       <p className="mt-5 text-bone-300">{copy.confirmIntro}</p>
       <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="codes-code" className="block font-medium text-bone-100">
-            {copy.code}
-          </label>
-          <input
-            id="codes-code"
-            name="code"
-            type="text"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9 ]*"
-            maxLength={12}
-            required
-            aria-invalid={error || undefined}
-            aria-describedby={error ? "codes-error" : undefined}
-            className={`${inputClass} w-40 font-mono tracking-widest`}
-          />
-        </div>
+        <Field
+          id="codes-code"
+          label={copy.code}
+          alertId={error ? "codes-error" : undefined}
+          invalid={error}
+          name="code"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]*"
+          maxLength={12}
+          required
+          inputClassName={`${inputClass} w-40 font-mono tracking-widest`}
+        />
         <button type="submit" name="intent" value="totp-confirm" className={buttonClass} disabled={busy}>
           {copy.confirm}
         </button>
@@ -158,18 +140,19 @@ function CodesOn({ codes, busy }: { codes: CodesState; busy: boolean }) {
       <p className="text-bone-100">{copy.on}</p>
       <p className="mt-1 text-bone-300">{copy.recoveryLeft(codes.recoveryLeft)}</p>
       <div className="mt-4 flex flex-wrap gap-x-6 gap-y-4">
-        <Form method="post">
-          <button type="submit" name="intent" value="recovery-new" className={quietButtonClass} disabled={busy}>
-            {copy.newRecovery}
-          </button>
-          <p className="mt-1 text-sm text-bone-300">{copy.newRecoveryHint}</p>
-        </Form>
-        <Form method="post">
-          <button type="submit" name="intent" value="totp-remove" className={dangerButtonClass} disabled={busy}>
-            {copy.remove}
-          </button>
-          <p className="mt-1 text-sm text-bone-300">{copy.removeHint}</p>
-        </Form>
+        {(
+          [
+            ["recovery-new", quietButtonClass, copy.newRecovery, copy.newRecoveryHint],
+            ["totp-remove", dangerButtonClass, copy.remove, copy.removeHint],
+          ] as const
+        ).map(([intent, look, label, hint]) => (
+          <Form key={intent} method="post">
+            <button type="submit" name="intent" value={intent} className={look} disabled={busy}>
+              {label}
+            </button>
+            <p className="mt-1 text-sm text-bone-300">{hint}</p>
+          </Form>
+        ))}
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { quietButtonClass } from "~/components/inbox/InboxShell";
+import { Notice } from "~/components/inbox/form/Notice";
 import { securityCopy } from "~/content/security";
 import { problemWords, proveWithPasskey, usePasskeySupport } from "~/owner/passkey-client";
 
@@ -40,11 +41,7 @@ export function PasskeyButton({ purpose, next }: { purpose: "login" | "verify"; 
 
   return (
     <div>
-      {problem ? (
-        <p role="alert" className="mb-4 rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50">
-          {problem}
-        </p>
-      ) : null}
+      <Notice tone="error">{problem}</Notice>
       <button type="button" className={quietButtonClass} onClick={() => void go()} disabled={busy} aria-busy={busy}>
         {busy ? copy.adding : label}
       </button>

@@ -1,6 +1,10 @@
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { buttonClass, dangerButtonClass, inputClass, linkClass, Notice } from "~/components/inbox/InboxShell";
+import { buttonClass, dangerButtonClass, linkClass } from "~/components/inbox/InboxShell";
+import { ButtonForm } from "~/components/inbox/form/ButtonForm";
+import { Field } from "~/components/inbox/form/Field";
+import { Notice } from "~/components/inbox/form/Notice";
+import { SecuritySection } from "~/components/inbox/security/SecuritySection";
 import { securityCopy } from "~/content/security";
 import { addPasskey, problemWords, useBrowserName, usePasskeySupport } from "~/owner/passkey-client";
 
@@ -18,17 +22,17 @@ const nameMax = 60;
 
 /** What the page came back with after a post/redirect/get (?done=...): fixed words, never the URL's text. */
 function doneNotice(done: string | null) {
-  if (done === "passkey-added") return <Notice text={copy.done.added} />;
-  if (done === "passkey-removed") return <Notice text={copy.done.removed} />;
+  if (done === "passkey-added") return <Notice>{copy.done.added}</Notice>;
+  if (done === "passkey-removed") return <Notice>{copy.done.removed}</Notice>;
   if (done !== "passkey-added-setup") return null;
   return (
-    <p role="status" className="mb-4 rounded-md border border-ghoul-400/60 bg-night-800 px-4 py-3 text-bone-50">
+    <Notice>
       {`${copy.done.addedSetup} `}
       <Link to="/inbox" className={linkClass}>
         {copy.done.toInbox}
       </Link>
       .
-    </p>
+    </Notice>
   );
 }
 
@@ -42,18 +46,10 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
   const refusal = useActionData<{ passkeyError?: string }>()?.passkeyError;
   const removing = useNavigation().state !== "idle";
   return (
-    <section aria-labelledby="security-passkeys" className="mt-10">
-      <h2 id="security-passkeys" className="font-display text-2xl font-bold text-bone-50">
-        {securityCopy.page.passkeys}
-      </h2>
-      <p className="mt-2 max-w-prose text-bone-300">{copy.intro}</p>
+    <SecuritySection id="security-passkeys" title={securityCopy.page.passkeys} intro={copy.intro}>
       <div className="mt-4 max-w-2xl">
         {doneNotice(searchParams.get("done"))}
-        {refusal ? (
-          <p role="alert" className="mb-4 rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50">
-            {refusal}
-          </p>
-        ) : null}
+        <Notice tone="error">{refusal}</Notice>
         {passkeys.length === 0 ? (
           <p className="text-bone-300">{copy.none}</p>
         ) : (
@@ -76,25 +72,21 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
                     )}
                   </p>
                 </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="remove-passkey" />
-                  <input type="hidden" name="passkey" value={passkey.id} />
-                  <button
-                    type="submit"
-                    className={dangerButtonClass}
-                    aria-label={copy.removeLabel(passkey.name)}
-                    disabled={removing}
-                  >
-                    {copy.remove}
-                  </button>
-                </Form>
+                <ButtonForm
+                  fields={{ intent: "remove-passkey", passkey: passkey.id }}
+                  buttonClassName={dangerButtonClass}
+                  label={copy.removeLabel(passkey.name)}
+                  disabled={removing}
+                >
+                  {copy.remove}
+                </ButtonForm>
               </li>
             ))}
           </ul>
         )}
         <AddPasskey />
       </div>
-    </section>
+    </SecuritySection>
   );
 }
 
@@ -125,35 +117,24 @@ function AddPasskey() {
   const ready = support === "ready";
   return (
     <form onSubmit={(event) => void add(event)} className="mt-6 space-y-3 rounded-md border border-night-600 p-4">
-      {problem ? (
-        <p
-          id="passkey-problem"
-          role="alert"
-          className="rounded-md border border-red-400 bg-night-900 px-4 py-3 text-bone-50"
-        >
-          {problem}
-        </p>
-      ) : null}
-      <div>
-        <label htmlFor="passkey-name" className="block font-medium text-bone-100">
-          {copy.nameLabel}
-        </label>
-        <input
-          id="passkey-name"
-          name="name"
-          type="text"
-          required
-          maxLength={nameMax}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          disabled={!ready}
-          aria-describedby={problem ? "passkey-problem passkey-name-hint" : "passkey-name-hint"}
-          className={inputClass}
-        />
-        <p id="passkey-name-hint" className="mt-1 text-sm text-bone-300">
-          {copy.nameHint}
-        </p>
-      </div>
+      <Notice tone="error" id="passkey-problem" className="">
+        {problem}
+      </Notice>
+      {/* The problem may be the browser's or the server's, not the name's: read with it, not marked invalid. */}
+      <Field
+        id="passkey-name"
+        label={copy.nameLabel}
+        hint={copy.nameHint}
+        hintAfter
+        alertId={problem ? "passkey-problem" : undefined}
+        name="name"
+        type="text"
+        required
+        maxLength={nameMax}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        disabled={!ready}
+      />
       {ready ? null : <p className="text-bone-100">{support === "unsupported" ? copy.unsupported : copy.needsJs}</p>}
       <button type="submit" className={buttonClass} disabled={!ready || busy} aria-busy={busy}>
         {busy ? copy.adding : copy.add}

@@ -1,5 +1,8 @@
-import { Form, useSearchParams } from "@remix-run/react";
-import { dangerButtonClass, Notice, quietButtonClass } from "~/components/inbox/InboxShell";
+import { useSearchParams } from "@remix-run/react";
+import { dangerButtonClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { ButtonForm } from "~/components/inbox/form/ButtonForm";
+import { Notice } from "~/components/inbox/form/Notice";
+import { SecuritySection } from "~/components/inbox/security/SecuritySection";
 import { securityCopy } from "~/content/security";
 
 export interface SessionRow {
@@ -31,13 +34,9 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
   const [params] = useSearchParams();
   const others = sessions.filter((session) => !session.current);
   return (
-    <section aria-labelledby="security-sessions" className="mt-10">
-      <h2 id="security-sessions" className="font-display text-2xl font-bold text-bone-50">
-        {securityCopy.page.sessions}
-      </h2>
-      <p className="mt-2 max-w-prose text-bone-300">{words.intro}</p>
+    <SecuritySection id="security-sessions" title={securityCopy.page.sessions} intro={words.intro}>
       <div className="mt-4">
-        <Notice text={doneNotice(params.get("sessions"))} />
+        <Notice>{doneNotice(params.get("sessions"))}</Notice>
       </div>
       <ul className="space-y-2">
         {sessions.map((session) => (
@@ -69,31 +68,30 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
               {session.waiting ? <p className="mt-1 text-sm text-ember-300">{words.stageWaiting}</p> : null}
             </div>
             {session.current ? null : (
-              <Form method="post" action="/inbox/security">
-                <input type="hidden" name="intent" value="session-end" />
-                <input type="hidden" name="session" value={session.id} />
-                <button
-                  type="submit"
-                  className={quietButtonClass}
-                  aria-label={words.endLabel(session.browser, session.lastSeen)}
-                >
-                  {words.end}
-                </button>
-              </Form>
+              <ButtonForm
+                fields={{ intent: "session-end", session: session.id }}
+                action="/inbox/security"
+                buttonClassName={quietButtonClass}
+                label={words.endLabel(session.browser, session.lastSeen)}
+              >
+                {words.end}
+              </ButtonForm>
             )}
           </li>
         ))}
       </ul>
       {others.length > 0 ? (
-        <Form method="post" action="/inbox/security" className="mt-4">
-          <input type="hidden" name="intent" value="sessions-end-others" />
-          <button type="submit" className={dangerButtonClass}>
-            {words.endOthers}
-          </button>
-        </Form>
+        <ButtonForm
+          fields={{ intent: "sessions-end-others" }}
+          action="/inbox/security"
+          className="mt-4"
+          buttonClassName={dangerButtonClass}
+        >
+          {words.endOthers}
+        </ButtonForm>
       ) : (
         <p className="mt-4 text-bone-300">{words.onlyThis}</p>
       )}
-    </section>
+    </SecuritySection>
   );
 }
