@@ -164,18 +164,27 @@ describe("the Site page", () => {
     expect(decoded((await send("/inbox/site")).text)).not.toContain('value="2099"');
     const saved = await send("/inbox/site", {
       method: "POST",
-      body: formBody("save", 0, (values) => (values.year = "2027")),
+      body: formBody("save", 0, (values) => {
+        values.year = "2027";
+        values.aboutText = "A draft paragraph about the workshop.";
+        values.contactIntro = "A draft word before the form.";
+      }),
     });
     expect(saved.status).toBe(303);
     expect(saved.headers.location).toBe("/inbox/site?done=saved");
     expect(decoded((await send("/", { cookie: "" })).text)).toContain("Orders are open for the 2025 haunt season.");
-    // The draft on the public pages: for operators only, never kept by a cache, never indexed.
-    for (const path of ["/?preview", "/about?preview", "/contact?preview"]) {
+    // The draft on the public pages, each page showing its own part of it: for operators only, never kept by a
+    // cache, never indexed.
+    for (const [path, shown] of [
+      ["/?preview", "Orders are open for the 2027 haunt season."],
+      ["/about?preview", "A draft paragraph about the workshop."],
+      ["/contact?preview", "A draft word before the form."],
+    ] as const) {
       const preview = await send(path);
       expect(preview.status, path).toBe(200);
       expect(preview.headers["cache-control"], path).toMatch(/^private, no-store\b/);
       expect(preview.headers["x-robots-tag"], path).toBe("noindex, nofollow");
-      expect(preview.text, path).toContain("Orders are open for the 2027 haunt season.");
+      expect(decoded(preview.text), path).toContain(shown);
       const visitor = await send(path, { cookie: "" });
       expect(visitor.status, path).toBe(302);
       expect(visitor.headers.location, path).toMatch(/^\/inbox\/login\?next=/);
