@@ -297,7 +297,9 @@ describe.skipIf(!postgresAvailable)("several instances on one PostgreSQL databas
       // WebP and JPEG at five widths, AVIF at four (up to 1600), the link preview.
       expect(rendition).toMatchObject({ state: "ready", done: 15, total: 15 });
       expect(first.output()).not.toMatch(new RegExp(`${key}: .*ready`));
-      expect(second.output()).toMatch(new RegExp(`photos: ${key}: slide of upload \\w+ ready`));
+      // The encoder marks the rendition ready, then logs it: the line may reach the pipe a moment after the row.
+      const readyLine = new RegExp(`photos: ${key}: slide of upload \\w+ ready`);
+      await waitFor(() => readyLine.test(second.output()), `${key}'s ready line`, 10_000);
       const entry = JSON.parse(rendition.entry!) as RenditionEntry;
       expect(entry.width).toBe(2400);
       for (const { src } of sources(entry)) expect((await fetch(second.url + src)).status, src).toBe(200);
