@@ -14,7 +14,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/content/site";
+import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/wording";
 import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { rootData } from "~/site-content/pages.server";
 import stylesheet from "~/tailwind.css";

@@ -1,5 +1,5 @@
 import type { ActionFunction, ServerBuild } from "@remix-run/node";
-import { refusals } from "~/content/site";
+import { refusals } from "~/wording";
 import { admitPost } from "~/http/admit.server";
 import { discardBody } from "~/http/body.server";
 import { bodyCapOf } from "~/http/body-cap";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { enquiryErrors } from "~/content/site";
+import { enquiryErrors } from "~/wording";
 import { enquiryFields, type Enquiry, type EnquiryFieldName } from "~/enquiry/fields";
 import type { ApiError } from "~/enquiry/api-answer";
 import { withoutControls } from "~/text/safety";

@@ -1,7 +1,7 @@
 import { isCrossSiteRequest } from "~/http/cross-site";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { formOf, tooLarge, unsupportedMediaType } from "~/http/form.server";
-import { refusals } from "~/content/site";
+import { refusals } from "~/wording";
 
 /**
  * What every post passes before its action runs (server/actions.ts wraps each route's action with it): refused when

@@ -1,4 +1,4 @@
-import { refusals } from "~/content/site";
+import { refusals } from "~/wording";
 import { mediaType, readBodyCapped } from "~/http/body.server";
 
 /** The media types of a form as browsers post it. */

@@ -1,4 +1,4 @@
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 
 /**
  * How the inbox writes how long ago something was and a sender's errors, the same on the server and in the browser:

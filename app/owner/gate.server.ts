@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Config } from "~/config.server";
 import { redirect } from "@remix-run/react";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { log } from "~/log.server";
 import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";

@@ -11,7 +11,7 @@ import { randomIdCookie } from "~/owner/session.server";
  * The owner hears about logins: each browser that logs in gets a long-lived random id in a cookie of its own (the
  * database keeps only its SHA-256 per operator), and a login from a browser not seen before for that operator stores
  * one "New login to the inbox" alert per configured channel, which the background sender delivers
- * (server/login-alerts.ts). The cookie only tells browsers apart: it opens nothing and decides nothing else.
+ * (server/login-alerts-loop.ts). The cookie only tells browsers apart: it opens nothing and decides nothing else.
  */
 
 /** About 400 days: the longest a browser keeps a cookie (Chrome caps Max-Age there). */

@@ -7,7 +7,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
 import { useSyncExternalStore } from "react";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { describeBrowser } from "~/owner/browser";
 
 /**

@@ -8,8 +8,8 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
-import { inboxCopy } from "~/content/inbox";
-import { securityCopy } from "~/content/security";
+import { inboxCopy } from "~/wording/inbox";
+import { securityCopy } from "~/wording/security";
 import { clientKey } from "~/http/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
 import { type OperatorSession, inboxStore, requireFreshToAddFactor, safeNext } from "~/owner/gate.server";

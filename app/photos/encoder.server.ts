@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import sharp, { type Metadata, type Sharp } from "sharp";
-import type { Photo, PhotoSource } from "../content/photo-types";
+import type { Photo, PhotoSource } from "../wording/photo-types";
 
 /**
  * The one photo encoder (docs/photos.md), used by the build (scripts/photos.mjs, for photos/) and by the server's
- * background encoder (server/photo-encoder.ts, for the owner's uploads): the photo turned upright, cropped to its
+ * background encoder (server/photo-encoder-loop.ts, for the owner's uploads): the photo turned upright, cropped to its
  * place's shape around the focal point, AVIF + WebP + JPEG at the widths the pages use, a 16-px WebP placeholder and,
  * for slides, the 1200 x 630 link-preview JPEG. Every output is encoded from raw pixels, so no metadata of the
  * original (EXIF with GPS, camera and dates, XMP, IPTC, ICC) can reach it.
@@ -225,7 +225,7 @@ export const uploadFileNamePattern = /^p-[0-9a-f]{10}-(?:[1-9][0-9]{0,4}\.(?:avi
 
 const hashOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex").slice(0, 10);
 
-/** A rendition's entry: the `Photo` of app/content/photo-types.ts without its alt text, and a slide's link preview. */
+/** A rendition's entry: the `Photo` of app/wording/photo-types.ts without its alt text, and a slide's link preview. */
 export type RenditionEntry = Omit<Photo, "alt"> & { social?: { src: string; width: number; height: number } };
 
 export interface EncodeOptions {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { enquiryCsv } from "~/owner/enquiry-csv";
 import { placeQuery, readPlace } from "~/owner/query";
 import { asOperator, requireEmbedded, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";

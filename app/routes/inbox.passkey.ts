@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, AppLoadContext } from "@remix-run/node";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { defaultBodyCap, type BodyCap } from "~/http/body-cap";
 import { asOperator, requireEmbedded, type AllowedStages, type OperatorSession } from "~/owner/gate.server";
 import { privateHeaders } from "~/owner/headers";

@@ -1,4 +1,4 @@
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { absoluteTime } from "~/text/time";
 import { photoAt, placedUploads, sitePlaces, type SitePlace } from "~/site-content/photo-edits";
 import { placementKey } from "~/site-content/photo-renditions.server";

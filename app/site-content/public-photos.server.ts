@@ -1,5 +1,5 @@
-import type { Photo, PublicPhotos } from "~/content/photo-types";
-import { photos as built } from "~/content/photos.generated";
+import type { Photo, PublicPhotos } from "~/wording/photo-types";
+import { photos as built } from "~/wording/photos.generated";
 import { placementKey, placements } from "~/site-content/photo-renditions.server";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
 import type { PhotoRendition } from "~/store/photos.types";

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { carousel } from "~/content/home";
+import { carousel } from "~/wording/home";
 import { limits, yearsToken } from "~/site-content/fields";
 
 /**
  * The one shape of the site's content (issue 24): what the owner edits on the Site page and what every public page,
  * the JSON-LD, the link previews and the notification e-mails read. Validation and defaults are here and nowhere
  * else; the defaults are the spec's words, so a new site says what the spec says until the owner changes it. Stored as
- * JSON (a draft and published versions, app/store/site.server.ts) and parsed again on the way out, so an older version
+ * JSON (a draft and published versions, app/store/site-versions.server.ts) and parsed again on the way out, so an older version
  * gains a field's default when one is added.
  */
 

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { carousel } from "../../app/content/site";
+import { carousel } from "../../app/wording";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { errorPage, refusals } from "../../app/content/site";
+import { errorPage, refusals } from "../../app/wording";
 import { defaultBodyCap } from "../../app/http/body-cap";
-import { inboxCopy } from "../../app/content/inbox";
+import { inboxCopy } from "../../app/wording/inbox";
 import { expect, test } from "./fixtures";
 import { asClient, logIn, owner } from "./owner";
 import { e2eServers, ownerAtDefaultDatabase, ownerDatabase } from "./servers";

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CDPSession, Page } from "@playwright/test";
-import { inboxCopy } from "../../app/content/inbox";
-import { securityCopy } from "../../app/content/security";
+import { inboxCopy } from "../../app/wording/inbox";
+import { securityCopy } from "../../app/wording/security";
 import { expect, seriousA11yViolations, test } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";

@@ -6,8 +6,8 @@ import { DatabaseSync } from "node:sqlite";
 import type { ServerBuild } from "@remix-run/node";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inboxCopy } from "~/content/inbox";
-import { securityCopy } from "~/content/security";
+import { inboxCopy } from "~/wording/inbox";
+import { securityCopy } from "~/wording/security";
 import { recoveryCodeHash } from "~/owner/one-time-codes.server";
 import { openInboxStore } from "~/store/store.server";
 import { sendAs, type Answer } from "../support/site-http";
@@ -396,7 +396,7 @@ async function actionRoutes(): Promise<{ id: string; path: string }[]> {
     .map((id) => ({ id, path: `/${pathOf(id)}` }));
 }
 
-/** The refusals' words: the owner area's (app/content/shared.ts), or the contact form's and the JSON API's own. */
+/** The refusals' words: the owner area's (app/wording/shared.ts), or the contact form's and the JSON API's own. */
 const refusedWords = new RegExp(
   [
     "Refused: this takes",

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "../../app/config.server";
-import { securityCopy } from "../../app/content/security";
+import { securityCopy } from "../../app/wording/security";
 import { hashSessionId } from "../../app/owner/session.server";
 import { openInboxStore } from "../../app/store/store.server";
 import { sendAs, type Answer } from "../support/site-http";

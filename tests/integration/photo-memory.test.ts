@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { interlaced16BitPng, largeCameraJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";

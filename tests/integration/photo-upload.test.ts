@@ -4,7 +4,7 @@ import { join } from "node:path";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { photoLimits } from "~/photos/limits";
 import { defaultSiteContent } from "~/site-content/schema.server";
 import { hugePngHeader, smallJpeg, truncatedJpeg } from "../support/fixture-photos.mjs";
@@ -16,7 +16,7 @@ import { useTempDir } from "../support/temp-dir";
  * The owner's Photos page over plain HTTP, as a browser without JavaScript posts it, against the built server on
  * SQLite: the upload (a camera JPEG with GPS into a place, the same photo twice, every kind of bad file refused in
  * words with what was typed kept), the body cap, and the draft's edits (move, remove, captions, a stale revision).
- * Encoding is another part's (server/photo-encoder.ts): here a placed photo is listed as waiting or encoding.
+ * Encoding is another part's (server/photo-encoder-loop.ts): here a placed photo is listed as waiting or encoding.
  */
 
 const publicUrl = "http://photos.example";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
-import { photos as built } from "~/content/photos.generated";
+import { photos as built } from "~/wording/photos.generated";
 import { ensureRenditions, placementKey } from "~/site-content/photo-renditions.server";
 import { publishContent } from "~/site-content/publish.server";
 import type { RenditionEntry } from "~/site-content/public-photos.server";

@@ -6,7 +6,7 @@ import { Secret, TOTP } from "otpauth";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { openInboxStore } from "~/store/store.server";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/react";
-import { brand } from "~/content/shared";
-import { securityCopy } from "~/content/security";
+import { brand } from "~/wording/shared";
+import { securityCopy } from "~/wording/security";
 import { clientKey } from "~/http/rate-limit.server";
 import { requireFreshToAddFactor, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { announceFactorAdded } from "~/owner/new-login.server";

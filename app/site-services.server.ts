@@ -42,7 +42,7 @@ export interface BackupStatus {
 }
 
 /**
- * What the running server gives the app: built once by server/services.ts and handed to every
+ * What the running server gives the app: built once by server/service-lifecycle.ts and handed to every
  * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
  */
 export interface SiteServices {

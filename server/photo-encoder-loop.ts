@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { backgroundLoop, loopSlot, type BackgroundLoop } from "~/background-loop.server";
-import { photoEncodingWords } from "~/content/photo-encoding";
+import { photoEncodingWords } from "~/wording/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { photoTurn } from "~/photos/turns.server";

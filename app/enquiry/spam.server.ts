@@ -4,7 +4,7 @@
  * with a marker) and spam (only on strong evidence). Pure: the owner's lessons come in as counts. See
  * docs/spam-and-retention.md.
  */
-import { spamReasons } from "~/content/spam-reasons";
+import { spamReasons } from "~/wording/spam-reasons";
 import type { FormTokenProblem } from "~/enquiry/form-token.server";
 import {
   featureOf,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { transaction, type Row, type SqlClient } from "~/store/sql.server";
-import type { SiteChange, SiteDraft, SiteStore, SiteVersion } from "~/store/site.types";
+import type { SiteChange, SiteDraft, SiteStore, SiteVersion } from "~/store/site-versions.types";
 
 /**
  * The site's content in the database (issue 24, ADR 0030): one draft row whose revision every save raises (compared

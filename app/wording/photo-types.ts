@@ -1,4 +1,4 @@
-/** The shape of app/content/photos.generated.ts, which scripts/photos.mjs writes from the owner's photos/ folder. */
+/** The shape of app/wording/photos.generated.ts, which scripts/photos.mjs writes from the owner's photos/ folder. */
 
 /** One encoded size of a photo; `src` is under /build/ (content-hashed, cached for a year). */
 export interface PhotoSource {
