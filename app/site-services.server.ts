@@ -33,7 +33,7 @@ export interface BackupStatus {
   /** When this process last tried one, and whether it worked (null: not tried yet). */
   lastAttemptAt: Date | null;
   ok: boolean | null;
-  /** Why the last attempt failed, in words (null when it worked). */
+  /** Why the last attempt failed, with a plain message (null when it worked). */
   error: string | null;
   lastSuccessAt: Date | null;
   /** The newest backup in BACKUP_DIR (taken by this process, an earlier one or the command), and its age now. */

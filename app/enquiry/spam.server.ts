@@ -31,7 +31,7 @@ export interface SpamJudgement {
   verdict: SpamVerdictName;
   /** 0..1: how likely spam (1 for a bot's behaviour). */
   score: number;
-  /** What weighed most, in words the owner reads (also for a verdict of none, when anything pointed at spam). */
+  /** What weighed most, in terms the owner reads (also for a verdict of none, when anything pointed at spam). */
   reasons: string[];
 }
 

@@ -11,7 +11,7 @@ import { adaptiveCardMessage } from "~/notify/channels/webhook-formats/teams";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
 
 /**
- * The new-login alert's words: "New login to the inbox", when (in SITE_TIMEZONE, in words), which browser, from which
+ * The new-login alert's words: "New login to the inbox", when (in SITE_TIMEZONE, written out), which browser, from which
  * approximate address, and what to do if it was not the owner. Never the password, the session or the browser cookie:
  * they are not even given to this module.
  */

@@ -42,6 +42,6 @@ const knownErrors: [RegExp, string][] = [
   [/\b4\d\d\b/, errors.refusedMessage],
 ];
 
-/** A sender's error (as the outbox recorded it) in words an owner can act on; the raw text is shown beside it. */
+/** A sender's error (as the outbox recorded it) in terms an owner can act on; the raw text is shown beside it. */
 export const errorInWords = (raw: string): string =>
   knownErrors.find(([pattern]) => pattern.test(raw))?.[1] ?? errors.other;

@@ -77,7 +77,7 @@ export async function noteLogin(
 /**
  * A factor added to the operator's account (a passkey, one-time codes) is announced on the same channels as a login
  * from a new browser, whichever browser added it: with a stolen session someone could add their own and come back
- * later, so the owner must hear of it (issue 31).
+ * later, so the owner must hear of it.
  */
 export async function announceFactorAdded(
   request: Request,

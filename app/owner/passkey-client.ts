@@ -49,7 +49,7 @@ async function exchange(body: object): Promise<Exchange> {
   return answer;
 }
 
-/** What the browser's WebAuthn call failed with, in words. */
+/** What the browser's WebAuthn call failed with, spelled out. */
 function ceremonyProblem(error: unknown): PasskeyProblem {
   if (error instanceof PasskeyProblem) return error;
   if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") {

@@ -154,7 +154,7 @@ export function cropAround(
 
 /**
  * Where a box of the upright photo lies in its pixels as stored (before EXIF `orientation` turns them), so the crop can
- * be cut out while the photo is decoded and only the crop's pixels turned (issue 31).
+ * be cut out while the photo is decoded and only the crop's pixels turned.
  */
 export function storedBox(
   box: { left: number; top: number; width: number; height: number },
@@ -253,7 +253,7 @@ export async function encodeRendition(
   const { aspect, widths: allWidths } = shapes[shape];
   const header = await inspectPhoto(input);
   // The crop is cut out of the stored pixels and shrunk to the widest size made from it while the photo is decoded, a
-  // strip at a time (issue 31: turning the photo upright first made libvips decode all of it, 100 MB more for a
+  // strip at a time (turning the photo upright first made libvips decode all of it, 100 MB more for a
   // 26-megapixel JPEG); only that small copy is turned upright. It is all that is held while the sizes are encoded
   // from it: a 12-megapixel slide's copy is 2400 x 1350, 10 MB instead of 27.
   const crop = cropAround(header, aspect, focus);

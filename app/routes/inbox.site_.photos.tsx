@@ -38,7 +38,7 @@ const words = photosEditorCopy;
 export const bodyCap = photoUploadBodyCap;
 
 /**
- * The owner's Photos page (issue 25): upload a photo into a place, and move, take off, describe, focus and caption the
+ * The owner's Photos page: upload a photo into a place, and move, take off, describe, focus and caption the
  * draft's photos. Every change is a post that saves the draft (compare-and-set on its revision, like the Site page)
  * and asks for the encoded files its photos need; the public site changes only at Publish on the Site page. A refused
  * post shows the page again with what was typed and why, JavaScript on or off.

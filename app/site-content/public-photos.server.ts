@@ -6,7 +6,7 @@ import type { PhotoRendition } from "~/store/photos.types";
 import type { PhotoStore } from "~/store/photos.types";
 
 /**
- * What the public pages show of the content's photos (issue 25): per place, the owner's photo once its rendition is
+ * What the public pages show of the content's photos: per place, the owner's photo once its rendition is
  * encoded; else the build's photo (photos/, a deployment's defaults); else null, the drawn art. A placed photo still
  * encoding shows the build's photo or the art until it is ready: nothing unencoded ever reaches a page.
  */

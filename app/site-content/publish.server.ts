@@ -46,7 +46,7 @@ export async function publishContent(
   }
   const result = await store.publishSite(JSON.stringify(content), baseRevision, actor, changes, options);
   if (!result.ok) return { ...result, reason: "stale" };
-  // A restored or imported version may place photos whose encoded files are not made yet (issue 25).
+  // A restored or imported version may place photos whose encoded files are not made yet.
   await ensureRenditions(store, content);
   return { ok: true, version: result.version, changes };
 }

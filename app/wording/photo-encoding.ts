@@ -1,5 +1,5 @@
 /**
- * Why an uploaded photo could not be made ready for the site (issue 25), as the owner's Photos page shows it beside
+ * Why an uploaded photo could not be made ready for the site, as the owner's Photos page shows it beside
  * the photo: kept with the rendition that failed (server/photo-encoder-loop.ts).
  */
 export const photoEncodingWords = {

@@ -210,7 +210,7 @@ describe("an uploaded camera photo, encoded by the server in the background", ()
   });
 });
 
-describe("files the encoder cannot use fail at once, with the reason in words", () => {
+describe("files the encoder cannot use fail at once, with the reason spelled out", () => {
   it(
     "a decompression bomb (a tiny PNG declaring 30,000 x 30,000) and a JPEG cut short",
     { timeout: 60_000 },

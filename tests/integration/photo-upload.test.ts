@@ -239,7 +239,7 @@ describe("the Photos page", () => {
     ["an empty file", async () => ({ bytes: new Uint8Array(), name: "photo.jpg" }), words.errors.empty, 400],
     ["no file at all", async () => undefined, words.errors.noFile, 400],
   ])(
-    "refuses %s in words tied to the Photo field, keeping the alt text and place",
+    "refuses %s with a plain message tied to the Photo field, keeping the alt text and place",
     async (_, file, message, status) => {
       const before = await page();
       const answer = await upload({ alt: "Kept as typed", place: "slide-2" }, await file());
@@ -287,7 +287,7 @@ describe("the Photos page", () => {
     expect(await page()).not.toContain(`value="${idOf(photo)}"`);
   });
 
-  it("answers a form past the cap with 413 in words", async () => {
+  it("answers a form past the cap with 413 with a plain message", async () => {
     const answer = await send("/inbox/site/photos", {
       method: "POST",
       body: { intent: "captions", revision: "0", caption0: "x".repeat(70 * 1024) },
@@ -403,7 +403,7 @@ describe("the draft's photos", () => {
     expect(decoded((await send("/inbox/site")).text)).toContain("Slide 2 caption:");
   });
 
-  it("refuses a hand-made post naming no photo, or an unknown action, in words", async () => {
+  it("refuses a hand-made post naming no photo, or an unknown action, with a plain message", async () => {
     const revision = String(revisionIn(await page()));
     const unknown = await send("/inbox/site/photos", {
       method: "POST",
