@@ -2,11 +2,11 @@
  * The import graph's rules, checked by `npm run lint` (depcruise): no circle between modules or between folders, and
  * every module of app/ on a floor, importing only what stands on its own floor or below. From the ground up:
  *
- *   1. text/, content/, log.server.ts,     plain words and helpers; they import nothing of the app
+ *   1. text/, wording/, log.server.ts,     plain words and helpers; they import nothing of the app
  *      background-loop.server.ts
  *   2. http/, pages/, store/               requests, finished documents, the database
  *   3. config.server.ts, config/, photos/  the environment's settings; checking and encoding photos
- *   4. services.server.ts                  the interface of what the server hands loaders and actions
+^ *   4. site-services.server.ts             the interface of what the server hands loaders and actions
  *   5. enquiry/, owner/                    the contact form, and the owner area's logins; neither imports the other
  *   6. site-content/                       what the owner edits on the Site page (its preview asks owner/ for a login)
  *   7. notify/, components/, entry.*.tsx   notifications; the pages' pieces; the document's entry points
@@ -15,10 +15,10 @@
  * server/ stands above all of app/ (it starts the process and builds the services); app/ never imports it. A new
  * folder of app/ has to be given a floor here before it can import or be imported (rule `every-module-on-a-floor`).
  */
-const ground = "text/|content/|log[.]server[.]ts$|background-loop[.]server[.]ts$";
+const ground = "text/|wording/|log[.]server[.]ts$|background-loop[.]server[.]ts$";
 const second = `${ground}|http/|pages/|store/`;
 const third = `${second}|config[.]server[.]ts$|config/|photos/`;
-const fourth = `${third}|services[.]server[.]ts$`;
+const fourth = `${third}|site-services[.]server[.]ts$`;
 const floors = `${fourth}|enquiry/|owner/|site-content/|notify/|components/|entry[.](client|server)[.]tsx$|routes/|root[.]tsx$|tailwind[.]css$`;
 
 /** A rule that keeps the modules matched by `from` off everything in app/ but `allowed` (a list of paths under app/). */
@@ -91,7 +91,7 @@ export default {
     standsOn(
       "services-below-the-site",
       "the services are what the server hands the app's capabilities: they cannot name those modules back",
-      "services[.]server[.]ts$",
+      "site-services[.]server[.]ts$",
       fourth,
     ),
     standsOn(

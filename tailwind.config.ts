@@ -1,5 +1,5 @@
 import type { Config } from "tailwindcss";
-import { breakpoints } from "./app/content/site";
+import { breakpoints } from "./app/wording";
 
 const px = (n: number) => `${n}px`;
 

@@ -15,7 +15,7 @@ import {
 } from "~/config/spam.server";
 
 /**
- * The environment, checked once at start (server/config.ts reads it): every variable the site and `npm run inbox` use,
+ * The environment, checked once at start (server/environment.ts reads it): every variable the site and `npm run inbox` use,
  * each validated by the part of the configuration it belongs to (app/config/, one schema each, with its defaults).
  * An invalid value stops the start with a message that names the variable, rather than failing on the first enquiry;
  * every bad variable is named at once.

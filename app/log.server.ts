@@ -34,7 +34,7 @@ const state: LogState = ((globalThis as { [stateKey]?: LogState })[stateKey] ??=
   format: defaultLogFormat(),
 });
 
-/** Set once at start from LOG_FORMAT (server/config.ts); lines before that use the default. */
+/** Set once at start from LOG_FORMAT (server/environment.ts); lines before that use the default. */
 export function setLogFormat(format: LogFormat): void {
   if (state.format === format && state.logger) return;
   state.format = format;

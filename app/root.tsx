@@ -14,7 +14,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/content/site";
+import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/wording";
 import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { rootData } from "~/site-content/pages.server";
 import stylesheet from "~/tailwind.css";
@@ -98,7 +98,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const location = useLocation();
   const businessName = businessNameOf(useRootData());
-  // A refusal in words (a cross-site post, a body over its cap): its reason, with JavaScript on (Remix's data request)
+  // A refusal with a plain message (a cross-site post, a body over its cap): its reason, with JavaScript on (Remix's data request)
   // and off alike, and a way back to the page.
   if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && typeof error.data === "string") {
     const reason = error.data.trim();

@@ -1,6 +1,6 @@
 // The owner's photos (photos/, see docs/photos.md) made fit for the web: `node scripts/photos.mjs`, the first step of
 // `npm run build` (before `remix build`). It encodes each photo (or takes it from the cache), puts the files in
-// public/photos/ (served as /photos/, immutable for a year: server/main.ts) and writes app/content/photos.generated.ts,
+// public/photos/ (served as /photos/, immutable for a year: server/main.ts) and writes app/wording/photos.generated.ts,
 // which the server and browser bundles import, so both render the same markup.
 //
 // Each photo is encoded by the site's one encoder (app/photos/encoder.server.ts, also the server's for uploads): EXIF
@@ -26,7 +26,7 @@ import {
 const root = resolve(import.meta.dirname, "..");
 const photosDir = join(root, "photos");
 const cacheDir = join(root, ".cache", "photos");
-const manifestFile = join(root, "app", "content", "photos.generated.ts");
+const manifestFile = join(root, "app", "wording", "photos.generated.ts");
 const outputDir = join(root, "public", "photos");
 const publicPrefix = "/photos/";
 

@@ -1,5 +1,5 @@
 import type { ActionFunction, ServerBuild } from "@remix-run/node";
-import { refusals } from "~/content/site";
+import { refusals } from "~/wording";
 import { admitPost } from "~/http/admit.server";
 import { discardBody } from "~/http/body.server";
 import { bodyCapOf } from "~/http/body-cap";
@@ -15,8 +15,8 @@ export function guardActions(build: ServerBuild): ServerBuild {
   for (const [id, route] of Object.entries(build.routes)) {
     const action = route.module.action;
     if (!action) {
-      // A post where nothing takes one: 405 in words (Remix's own answer was its developer message on a page, or
-      // {"message":"Unexpected Server Error"} from a resource route, and an error in the log: issue 31).
+      // A post where nothing takes one: 405 with a plain message (Remix's own answer was its developer message on a page, or
+      // {"message":"Unexpected Server Error"} from a resource route, and an error in the log).
       routes[id] = { ...route, module: { ...route.module, action: refuseMethod } };
       continue;
     }

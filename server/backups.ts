@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { backgroundLoop, loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
-import type { BackupStatus } from "~/services.server";
+import type { BackupStatus } from "~/site-services.server";
 import { BackupError, listBackups } from "~/store/backup-files.server";
 import { rotateBackups } from "~/store/backup-rotation.server";
 import { takeBackup, type TakenBackup } from "~/store/backups.server";

@@ -4,7 +4,7 @@ import { log } from "~/log.server";
 
 /**
  * Which address a request comes from. With TRUST_PROXY, Express's req.ip is the trusted hop's X-Forwarded-For entry,
- * taken as it is: any text a client sends (issue 31, attack 8: `<!channel> [click me](http://evil.example)` reached the
+ * taken as it is: any text a client sends (an attack on the owner area: `<!channel> [click me](http://evil.example)` reached the
  * login alert, the chat webhook, the activity log and the throttle's key). Only a valid IP address is believed;
  * anything else is the connection's own address, said once per process in the log (never the value: it is a
  * client's text).

@@ -4,7 +4,7 @@ import { listenProblem } from "./listen";
 const failure = (code: string, message = code) => Object.assign(new Error(message), { code });
 
 describe("listenProblem", () => {
-  it("says in words which setting to change, naming the port and address", () => {
+  it("says plainly which setting to change, naming the port and address", () => {
     const variables: [string, string] = ["PORT", "HOST"];
     expect(listenProblem(failure("EADDRINUSE"), 3000, "127.0.0.1", variables)).toBe(
       "port 3000 on 127.0.0.1 is already in use: stop the other server or set PORT",

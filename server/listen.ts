@@ -2,7 +2,7 @@ import type { Server } from "node:net";
 import { log } from "~/log.server";
 
 /**
- * Listens, or stops the start with one line in words when it cannot (a port in use, an address not on this machine,
+ * Listens, or stops the start with one plain line when it cannot (a port in use, an address not on this machine,
  * a low port without the right): never Node's stack of an unhandled 'error' event. `area` prefixes the line,
  * `variables` name the port's and the address's settings.
  */

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { AppLoadContext } from "@remix-run/node";
 import type { PageCache } from "~/pages/page-cache.server";
-import type { SiteServices } from "~/services.server";
+import type { SiteServices } from "~/site-services.server";
 import { requestAddress } from "./client-address";
-import { currentSite } from "./site-content";
+import { currentSite } from "./site-content-poll";
 
 /**
  * Remix's load context, built per request: the process's services, its page cache, the site's published content (read

@@ -7,7 +7,7 @@ import compression from "compression";
 import express from "express";
 import { log } from "~/log.server";
 import { PageCache } from "~/pages/page-cache.server";
-import { getConfig } from "./config";
+import { getConfig } from "./environment";
 import { listenOrExit } from "./listen";
 import { loadContext } from "./load-context";
 import { metricsServer, requestMetrics } from "./metrics";
@@ -16,8 +16,8 @@ import { photoFiles } from "./photo-files";
 import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
 import { accessLog, requestIds } from "./request-log";
-import { createServices, startServices, stopBackground, stopServices } from "./services";
-import { currentSite } from "./site-content";
+import { createServices, startServices, stopBackground, stopServices } from "./service-lifecycle";
+import { currentSite } from "./site-content-poll";
 import { gracefulShutdown, serverTimeouts, type GracefulShutdown } from "./shutdown";
 
 /**

@@ -4,7 +4,7 @@ import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { SiteMetrics } from "~/services.server";
+import type { SiteMetrics } from "~/site-services.server";
 import type { ChannelQueue } from "~/store/notifications.types";
 import type { Channel } from "~/store/records";
 import { currentInbox, inboxChannels } from "./database";

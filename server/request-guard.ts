@@ -6,7 +6,7 @@ import { isCrossSite } from "~/http/cross-site";
  * Checks what the HTTP layer hands to Remix, before Remix sees it. Remix's Express adapter builds the request URL from
  * the Host and X-Forwarded-Host headers and the path, and throws (a 500) on a value it cannot parse: here those become
  * plain 4xx answers. Its check that a form post comes from the site's own origin also throws: here a cross-site post
- * is marked for the actions' own refusal in words (markCrossSite). X-Forwarded-Host is dropped: which host the site
+ * is marked for the actions' own refusal with a plain message (markCrossSite). X-Forwarded-Host is dropped: which host the site
  * is never comes from a request (PUBLIC_URL names it).
  */
 
@@ -115,7 +115,7 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, next: Ne
 }
 
 /**
- * A post another site started is refused by every action (app/http/admit.server.ts), in words on a page, with
+ * A post another site started is refused by every action (app/http/admit.server.ts), with a plain message on a page, with
  * JavaScript too. Remix's own check would throw first (a 500) when the Origin is not the Host, so such a post reaches
  * Remix without its Origin and with what the rule found said the way a browser says it: Sec-Fetch-Site: cross-site.
  */

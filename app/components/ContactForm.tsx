@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { contactForm, privacyLinks } from "~/content/site";
+import { contactForm, privacyLinks } from "~/wording";
 import {
   enquiryFields,
   formTokenField,

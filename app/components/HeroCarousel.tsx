@@ -13,8 +13,8 @@ import {
   type ReactNode,
 } from "react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
-import type { PublicPhotos } from "~/content/photo-types";
-import { carousel } from "~/content/site";
+import type { PublicPhotos } from "~/wording/photo-types";
+import { carousel } from "~/wording";
 import { useAutoAdvance, useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
 import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
 

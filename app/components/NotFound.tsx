@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { notFoundPage } from "~/content/site";
+import { notFoundPage } from "~/wording";
 import { useSitePath } from "~/site-content/root-data";
 
 export function NotFound() {

@@ -1,4 +1,4 @@
-import type { Photo, PhotoSource } from "~/content/photo-types";
+import type { Photo, PhotoSource } from "~/wording/photo-types";
 
 const srcSet = (sources: PhotoSource[]) => sources.map(({ src, width }) => `${src} ${width}w`).join(", ");
 

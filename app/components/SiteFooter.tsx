@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { footer, privacyLinks } from "~/content/site";
+import { footer, privacyLinks } from "~/wording";
 import type { PublicSite } from "~/site-content/public-site";
 import { useSitePath } from "~/site-content/root-data";
 

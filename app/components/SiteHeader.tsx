@@ -1,6 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useRef, type KeyboardEvent } from "react";
-import { brand, header, navigation } from "~/content/site";
+import { brand, header, navigation } from "~/wording";
 import { businessNameOf, useRootData, useSitePath } from "~/site-content/root-data";
 
 const MOBILE_NAV_ID = "mobile-nav";

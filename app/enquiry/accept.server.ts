@@ -1,4 +1,4 @@
-import { captchaAnswer, enquiryErrors } from "~/content/site";
+import { captchaAnswer, enquiryErrors } from "~/wording";
 import {
   enquiryFieldNames,
   formTokenField,
@@ -13,10 +13,10 @@ import { logAttempt } from "~/enquiry/log.server";
 import type { ApiError, Outcome } from "~/enquiry/api-answer";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
-import { judgeEnquiry, spamFeatures } from "~/enquiry/spam";
+import { judgeEnquiry, spamFeatures } from "~/enquiry/spam.server";
 import type { SpamJudgementRecord } from "~/store/records";
 import { currentRequestId, log } from "~/log.server";
-import type { EnquiryMetric, RateLimitRefusal, SiteServices } from "~/services.server";
+import type { EnquiryMetric, RateLimitRefusal, SiteServices } from "~/site-services.server";
 
 /**
  * The one way an enquiry comes in, for the contact form's action and for POST /api/site/save-contact:

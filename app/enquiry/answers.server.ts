@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { enquiryErrors } from "~/content/site";
+import { enquiryErrors } from "~/wording";
 import type { Acceptance } from "~/enquiry/accept.server";
 import type { EnquiryValues } from "~/enquiry/fields";
 import { formatErrors, statusText, type ApiError, type Outcome } from "~/enquiry/api-answer";

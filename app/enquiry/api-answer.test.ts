@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import {
   browserFailureText,
   formatErrors,

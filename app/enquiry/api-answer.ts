@@ -1,4 +1,4 @@
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 
 /**
  * The enquiry API's answer, as the upstream and our own POST /api/site/save-contact both give it: the errors list

@@ -1,5 +1,5 @@
 import { defaultBodyCap } from "~/http/body-cap";
-import { contactForm } from "~/content/site";
+import { contactForm } from "~/wording";
 
 /**
  * The enquiry's four fields: names sent upstream, labels, titles in errors and length limits. The form's HTML

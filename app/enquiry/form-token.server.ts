@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { SiteServices } from "~/services.server";
+import type { SiteServices } from "~/site-services.server";
 import type { EnquiryStore } from "~/store/enquiries.types";
 
 /**
@@ -8,7 +8,7 @@ import type { EnquiryStore } from "~/store/enquiries.types";
  * is generated once and kept in the database (every instance shares it; nothing to configure). See ADR 0013.
  */
 
-/** What is wrong with a post's form token; the spam filter weighs it (app/enquiry/spam.ts). */
+/** What is wrong with a post's form token; the spam filter weighs it (app/enquiry/spam.server.ts). */
 export type FormTokenProblem = "missing" | "forged" | "expired" | "used" | "too-fast";
 
 /** A token older than this counts against the post. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import { clientKey } from "~/http/rate-limit.server";
 

@@ -1,8 +1,8 @@
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Config } from "~/config.server";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { clientKey, ensureTable, makeLimiter, secondsUntilFree, type RateLimitStore } from "~/http/rate-limit.server";
-import type { RateLimitRefusal } from "~/services.server";
+import type { RateLimitRefusal } from "~/site-services.server";
 
 /**
  * Caps how many enquiries are forwarded or stored: so many per minute for the site (a botnet cannot flood the inbox,
@@ -48,7 +48,7 @@ export class EnquiryRateLimiter {
 const refusal = (seconds: number | null, detail: string): RateLimitRefusal | null =>
   seconds === null ? null : { error: { title: enquiryMessages.rateLimitedTitle, detail }, retryAfterSeconds: seconds };
 
-/** The process's limiter, as configured (server/services.ts builds one at start). */
+/** The process's limiter, as configured (server/service-lifecycle.ts builds one at start). */
 export function createEnquiryRateLimiter(config: Config, store: RateLimitStore): EnquiryRateLimiter {
   const limits = { sitePerMinute: config.rateLimitSitePerMinute, clientPerHour: config.rateLimitClientPerHour };
   return new EnquiryRateLimiter(limits, store);

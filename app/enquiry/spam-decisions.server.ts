@@ -1,5 +1,5 @@
-import { spamStatsWords } from "~/content/spam-reasons";
-import { clueInWords } from "~/enquiry/spam";
+import { spamStatsWords } from "~/wording/spam-reasons";
+import { clueInWords } from "~/enquiry/spam.server";
 import { builtInCounts, features, ownerWeight, probability, type Clue } from "~/enquiry/spam-model.server";
 import type { Channel, EnquiryStatus, SpamDecision } from "~/store/records";
 import type { EnquiryStore } from "~/store/enquiries.types";

@@ -31,7 +31,7 @@ const prior = { strength: 0.45, value: 0.5 };
 const minStrength = 0.1;
 const maxClues = 150;
 
-/** How a feature reads to the owner (app/content/spam-reasons.ts words each kind). */
+/** How a feature reads to the owner (app/wording/spam-reasons.ts words each kind). */
 export type Feature =
   | { kind: "word"; word: string }
   | { kind: "host"; host: string }

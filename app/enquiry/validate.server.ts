@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { enquiryErrors } from "~/content/site";
+import { enquiryErrors } from "~/wording";
 import { enquiryFields, type Enquiry, type EnquiryFieldName } from "~/enquiry/fields";
 import type { ApiError } from "~/enquiry/api-answer";
 import { withoutControls } from "~/text/safety";
@@ -22,7 +22,7 @@ const enquirySchema = z.object({
   security: text("security"),
 });
 
-/** A v1 line, checked by the same rules as a new enquiry (no captcha then); a problem in words, or null. */
+/** A v1 line, checked by the same rules as a new enquiry (no captcha then); a problem spelled out, or null. */
 export function importProblem(input: unknown): string | null {
   const result = enquirySchema.omit({ security: true }).safeParse(input);
   if (result.success) return null;

@@ -1,12 +1,12 @@
 import { isCrossSiteRequest } from "~/http/cross-site";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { formOf, tooLarge, unsupportedMediaType } from "~/http/form.server";
-import { refusals } from "~/content/site";
+import { refusals } from "~/wording";
 
 /**
  * What every post passes before its action runs (server/actions.ts wraps each route's action with it): refused when
  * another site started it (403), and read under the route's cap (413 past it) so that no action can read a large body
- * whole, and of a type it can read (415 or 400 past that). The refusals are thrown Responses whose body is the reason in words: the error boundary shows it, on a
+ * whole, and of a type it can read (415 or 400 past that). The refusals are thrown Responses whose body is the reason spelled out: the error boundary shows it, on a
  * document request and on Remix's data request alike. The action gets the request back with the bytes already read.
  */
 export async function admitPost(
@@ -24,8 +24,8 @@ export async function admitPost(
   const body = await readBodyCapped(request, maxBytes);
   if (!body.ok) throw tooLarge(maxBytes);
   // The body's type is checked here once for every action, as its size is: a form (or JSON, for the one route that
-  // takes it) that the action can read, else a 415 or 400 in words. An action's own formData() on text/plain or a
-  // broken multipart body threw a TypeError: a 500 (issue 31).
+  // takes it) that the action can read, else a 415 or 400 with a plain message. An action's own formData() on text/plain or a
+  // broken multipart body threw a TypeError: a 500.
   if (json) {
     if (mediaType(request) !== "application/json") throw unsupportedMediaType("JSON (application/json)");
   } else {

@@ -1,7 +1,7 @@
 /**
  * The most a post may carry. Every action's body is read under its route's cap before the action runs
  * (app/http/admit.server.ts, wired for every route in server/actions.ts), with or without a Content-Length, and a
- * larger one is a 413 in words. A route whose cap differs from the default says so beside its action, as
+ * larger one is a 413 with a plain message. A route whose cap differs from the default says so beside its action, as
  * `export const bodyCap`; the server reads it from the route table, so a route without one still gets the default.
  */
 

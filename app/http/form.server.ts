@@ -1,4 +1,4 @@
-import { refusals } from "~/content/site";
+import { refusals } from "~/wording";
 import { mediaType, readBodyCapped } from "~/http/body.server";
 
 /** The media types of a form as browsers post it. */
@@ -6,8 +6,8 @@ export const formMediaTypes: readonly string[] = ["application/x-www-form-urlenc
 
 /**
  * A form's fields, read under a cap (a route that reads its own body: app/http/body-cap.ts). Past the cap: a thrown
- * 413 whose body is the reason in words, which the route may show beside its form (the login does); a body that is
- * not a form is a thrown 415, a multipart body that cannot be parsed a thrown 400, both in words (formRefusal).
+ * 413 whose body is the reason spelled out, which the route may show beside its form (the login does); a body that is
+ * not a form is a thrown 415, a multipart body that cannot be parsed a thrown 400, both with a plain message (formRefusal).
  */
 export async function readForm(request: Request, maxBytes: number): Promise<FormData> {
   const body = await readBodyCapped(request, maxBytes);
@@ -19,8 +19,8 @@ export async function readForm(request: Request, maxBytes: number): Promise<Form
 
 /**
  * The form in a body already read: urlencoded, or multipart through the platform's parser. Anything else (and no
- * media type with a body) is a 415 Response, a multipart body the parser refuses a 400, both in words: read as an empty
- * form they reached the actions as a TypeError, a 500 (issue 31).
+ * media type with a body) is a 415 Response, a multipart body the parser refuses a 400, both with a plain message: read as an empty
+ * form they reached the actions as a TypeError, a 500.
  */
 export async function formOf(request: Request, bytes: Uint8Array<ArrayBuffer>): Promise<FormData | Response> {
   const type = mediaType(request);

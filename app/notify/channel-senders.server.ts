@@ -1,9 +1,9 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { EmailChannelConfig, NotifyConfig, WebhookFormat } from "~/config.server";
 import type { Channel } from "~/store/records";
-import { smtpFailure, smtpOptions } from "./channels/email.server";
-import { postWebhook } from "./channels/webhook.server";
-import { formatForUrl } from "./channels/webhook-formats";
+import { smtpFailure, smtpOptions } from "~/notify/channels/email.server";
+import { postWebhook } from "~/notify/channels/webhook.server";
+import { formatForUrl } from "~/notify/channels/webhook-formats";
 
 export type ChannelSend<Item> = (item: Item, signal: AbortSignal) => Promise<void>;
 

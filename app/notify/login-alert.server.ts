@@ -1,16 +1,16 @@
 import type { NotifyConfig } from "~/config.server";
 import type { ClaimedLoginAlert, NewLoginAlert } from "~/store/login-alerts.types";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
-import { describeFailure } from "./channels/channel";
-import { channelSenders } from "./channel-senders.server";
-import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "./login-alert";
-import { settleSend } from "./outbox.server";
-import { defaultSender, type Sender } from "./sender";
+import { describeFailure } from "~/notify/channels/channel";
+import { channelSenders } from "~/notify/channel-senders.server";
+import { composeLoginAlertEmail, loginAlertWebhookBody, type AlertFacts } from "~/notify/login-alert";
+import { settleSend } from "~/notify/outbox-round.server";
+import { defaultSender, type Sender } from "~/notify/sender";
 import { log as logger } from "~/log.server";
 
 /**
  * One round of the new-login alerts' sender, run by each instance when woken (a login stored an alert) and now and
- * then (server/login-alerts.ts): claim the due alerts under a lease (one instance gets each), send each on its channel
+ * then (server/login-alerts-loop.ts): claim the due alerts under a lease (one instance gets each), send each on its channel
  * with the same settings as the enquiries' notifications, and settle it: sent, retried later with the outbox's backoff
  * for a day after the login, or failed. Only the holder of a claim settles it, so an alert goes out once.
  */

@@ -12,7 +12,7 @@ const alert: NewLoginAlert = {
 const facts = { timeZone: "Europe/London", securityUrl: "https://haunt.example/inbox/security" };
 
 describe("the new-login alert's words", () => {
-  it("gives the time in SITE_TIMEZONE, in words", () => {
+  it("gives the time in SITE_TIMEZONE, written out", () => {
     expect(alertTime(alert.at, "Europe/London")).toBe("Saturday, 31 October 2026 at 22:05 (Europe/London)");
     expect(alertTime(alert.at, "America/New_York")).toBe("Saturday, 31 October 2026 at 18:05 (America/New_York)");
   });
@@ -51,7 +51,7 @@ describe("the new-login alert's words", () => {
     });
   });
 
-  it("escapes the browser and the address too: a hostile value (stored before issue 31's check) mentions and links nothing", () => {
+  it("escapes the browser and the address too: a hostile value (stored before the check on the way in) mentions and links nothing", () => {
     const hostile = { ...alert, browser: "<!here> **now**", address: "<!channel> [click me](http://evil.example)" };
     const slack = (loginAlertWebhookBody("slack", hostile, facts) as { text: string }).text;
     expect(slack).not.toMatch(/<!(channel|here)>/);

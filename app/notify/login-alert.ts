@@ -1,17 +1,17 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
-import { notificationCopy } from "~/content/notifications";
-import { securityCopy } from "~/content/security";
+import { notificationCopy } from "~/wording/notifications";
+import { securityCopy } from "~/wording/security";
 import type { NewLoginAlert } from "~/store/login-alerts.types";
 import { oneLine } from "~/text/safety";
-import { discordEscape, suppressEmbeds } from "./channels/webhook-formats/discord";
-import { googleChatEscape } from "./channels/webhook-formats/googlechat";
-import { mattermostEscape } from "./channels/webhook-formats/mattermost";
-import { slackEscape } from "./channels/webhook-formats/slack";
-import { adaptiveCardMessage } from "./channels/webhook-formats/teams";
-import { defaultSender, signature, type Sender } from "./sender";
+import { discordEscape, suppressEmbeds } from "~/notify/channels/webhook-formats/discord";
+import { googleChatEscape } from "~/notify/channels/webhook-formats/googlechat";
+import { mattermostEscape } from "~/notify/channels/webhook-formats/mattermost";
+import { slackEscape } from "~/notify/channels/webhook-formats/slack";
+import { adaptiveCardMessage } from "~/notify/channels/webhook-formats/teams";
+import { defaultSender, signature, type Sender } from "~/notify/sender";
 
 /**
- * The new-login alert's words: "New login to the inbox", when (in SITE_TIMEZONE, in words), which browser, from which
+ * The new-login alert's words: "New login to the inbox", when (in SITE_TIMEZONE, written out), which browser, from which
  * approximate address, and what to do if it was not the owner. Never the password, the session or the browser cookie:
  * they are not even given to this module.
  */

@@ -1,11 +1,11 @@
-import { notificationCopy } from "~/content/notifications";
-import { brand } from "~/content/shared";
+import { notificationCopy } from "~/wording/notifications";
+import { brand } from "~/wording/shared";
 import type { SiteContent } from "~/site-content/schema.server";
 
 /**
  * Who the notification e-mails come from: the business as the site publishes it now (its name on the From line and in
  * the words, its details in the signature) and the site's address. The server passes the published content in
- * (server/site-content.ts), read at each send, so a publish changes the next e-mail on every instance.
+ * (server/site-content-poll.ts), read at each send, so a publish changes the next e-mail on every instance.
  */
 export interface Sender {
   business: SiteContent["business"];

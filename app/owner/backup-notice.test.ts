@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { backupNotice } from "~/owner/backup-notice";
-import type { BackupStatus } from "~/services.server";
+import type { BackupStatus } from "~/site-services.server";
 
 const hour = 3_600_000;
 const now = new Date("2026-11-26T12:00:00Z");

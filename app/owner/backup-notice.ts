@@ -1,5 +1,5 @@
-import { backupCopy } from "~/content/backups";
-import type { BackupStatus } from "~/services.server";
+import { backupCopy } from "~/wording/backups";
+import type { BackupStatus } from "~/site-services.server";
 
 /**
  * What the Enquiries page says about backups, or null when all is well: the last attempt failed, or the newest good

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeBrowser } from "~/owner/browser";
 
 describe("describeBrowser", () => {
-  it("names the browser and the system in words", () => {
+  it("names the browser and the system plainly", () => {
     expect(
       describeBrowser(
         "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",

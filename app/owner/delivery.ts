@@ -1,4 +1,4 @@
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { visible } from "~/text/safety";
 
 const words = inboxCopy.delivery;

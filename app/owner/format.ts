@@ -1,4 +1,4 @@
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 
 /**
  * How the inbox writes how long ago something was and a sender's errors, the same on the server and in the browser:
@@ -42,6 +42,6 @@ const knownErrors: [RegExp, string][] = [
   [/\b4\d\d\b/, errors.refusedMessage],
 ];
 
-/** A sender's error (as the outbox recorded it) in words an owner can act on; the raw text is shown beside it. */
+/** A sender's error (as the outbox recorded it) in terms an owner can act on; the raw text is shown beside it. */
 export const errorInWords = (raw: string): string =>
   knownErrors.find(([pattern]) => pattern.test(raw))?.[1] ?? errors.other;

@@ -19,7 +19,7 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a rejection");
 }
 
-describe("the gate: an outage is a 503 in words, never the error page's 500", () => {
+describe("the gate: an outage is a 503 with a plain message, never the error page's 500", () => {
   it("when the database is not open", () => {
     const context = contextWith(() => {
       throw new StoreUnavailableError("not open");

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Config } from "~/config.server";
 import { redirect } from "@remix-run/react";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { log } from "~/log.server";
 import { privateHeaders } from "~/owner/headers";
 import { clearedSessionCookie, hashSessionId, sessionIdOf, sessionLimits } from "~/owner/session.server";
@@ -12,7 +12,7 @@ import type { InboxStore } from "~/store/store.types";
 
 /**
  * The owner's inbox's gate: who may see what. Only in embedded mode, only for a logged-in operator, and a database
- * that does not answer is a 503 in words. (A cross-site post never reaches an action: app/http/admit.server.ts.)
+ * that does not answer is a 503 with a plain message. (A cross-site post never reaches an action: app/http/admit.server.ts.)
  */
 
 /** With API_HOST the site has no inbox: its paths are unknown (404, the site's not-found page). */
@@ -21,7 +21,7 @@ export function requireEmbedded(context: AppLoadContext): void {
 }
 
 /**
- * A database that does not answer becomes a 503 that says so in words (anything else is rethrown); so does a sealed
+ * A database that does not answer becomes a 503 that says so plainly (anything else is rethrown); so does a sealed
  * secret this server's SECRETS_KEY cannot open (a `secrets rotate` before the restart): never a login that fails as if
  * the code were wrong.
  */
@@ -76,7 +76,7 @@ interface HandlerArgs {
 
 /**
  * An owner page's loader or action: `work` runs for the logged-in operator, or the request goes to the login page
- * (which comes back here afterwards). An outage at any point of the work is the 503 in words, never the error page's
+ * (which comes back here afterwards). An outage at any point of the work is the 503 with a plain message, never the error page's
  * 500. The place for a second factor: a session that has not passed it yet gets no further than here.
  */
 export async function asOperator<Args extends HandlerArgs, Result>(
@@ -149,7 +149,7 @@ export async function requireRecentFactor(session: OperatorSession, returnTo: st
 }
 
 /**
- * Adding a factor (one-time codes, a passkey) asks for what removing one does (issue 31): with a factor already on
+ * Adding a factor (one-time codes, a passkey) asks for what removing one does: with a factor already on
  * the account, step-up (requireRecentFactor). Without one (the first factor, at set-up, or with INBOX_REQUIRE_2FA off)
  * there is nothing to step up with, so the password must be fresh: typed less than `stepUpMs` ago. An older session is
  * ended and sent to the login page, which comes back to `returnTo`; a stolen set-up cookie cannot put its own factor

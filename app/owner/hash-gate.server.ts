@@ -1,7 +1,7 @@
 /**
  * A password hash takes ~19 MiB and a thread for tens of milliseconds: a burst of logins would fill the memory and
  * starve everything else. So at most `atOnce` hashes run and at most
- * `queue` wait their turn; past that a login is refused at once (the caller says so in words), never kept waiting.
+ * `queue` wait their turn; past that a login is refused at once (the caller says so plainly), never kept waiting.
  */
 export class HashGate {
   private running = 0;

@@ -11,7 +11,7 @@ import { randomIdCookie } from "~/owner/session.server";
  * The owner hears about logins: each browser that logs in gets a long-lived random id in a cookie of its own (the
  * database keeps only its SHA-256 per operator), and a login from a browser not seen before for that operator stores
  * one "New login to the inbox" alert per configured channel, which the background sender delivers
- * (server/login-alerts.ts). The cookie only tells browsers apart: it opens nothing and decides nothing else.
+ * (server/login-alerts-loop.ts). The cookie only tells browsers apart: it opens nothing and decides nothing else.
  */
 
 /** About 400 days: the longest a browser keeps a cookie (Chrome caps Max-Age there). */
@@ -77,7 +77,7 @@ export async function noteLogin(
 /**
  * A factor added to the operator's account (a passkey, one-time codes) is announced on the same channels as a login
  * from a new browser, whichever browser added it: with a stolen session someone could add their own and come back
- * later, so the owner must hear of it (issue 31).
+ * later, so the owner must hear of it.
  */
 export async function announceFactorAdded(
   request: Request,

@@ -7,7 +7,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
 import { useSyncExternalStore } from "react";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { describeBrowser } from "~/owner/browser";
 
 /**
@@ -49,7 +49,7 @@ async function exchange(body: object): Promise<Exchange> {
   return answer;
 }
 
-/** What the browser's WebAuthn call failed with, in words. */
+/** What the browser's WebAuthn call failed with, spelled out. */
 function ceremonyProblem(error: unknown): PasskeyProblem {
   if (error instanceof PasskeyProblem) return error;
   if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") {

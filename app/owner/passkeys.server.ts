@@ -8,8 +8,8 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
-import { inboxCopy } from "~/content/inbox";
-import { securityCopy } from "~/content/security";
+import { inboxCopy } from "~/wording/inbox";
+import { securityCopy } from "~/wording/security";
 import { clientKey } from "~/http/rate-limit.server";
 import { describeBrowser } from "~/owner/browser";
 import { type OperatorSession, inboxStore, requireFreshToAddFactor, safeNext } from "~/owner/gate.server";
@@ -42,7 +42,7 @@ export function relyingParty(context: AppLoadContext) {
   return { rpID: url.hostname, origin: url.origin, name: `${url.hostname} inbox` };
 }
 
-/** A refusal in words: the JSON exchange's 400 (or 401/403/429). */
+/** A refusal with a plain message: the JSON exchange's 400 (or 401/403/429). */
 export class PasskeyRefusal extends Error {
   constructor(
     readonly words: string,
@@ -148,7 +148,7 @@ const clientOf = (context: AppLoadContext) => (context.peerAddress ? clientKey(c
 
 // --- Adding a passkey (Security page) ---
 
-/** Adding a passkey asks for step-up (or, for the first factor, a fresh password) at both steps: issue 31. */
+/** Adding a passkey asks for step-up (or, for the first factor, a fresh password) at both steps. */
 const securityPage = "/inbox/security";
 
 export async function registrationOptions(context: AppLoadContext, session: OperatorSession, now = new Date()) {
@@ -214,7 +214,7 @@ export async function finishRegistration(
     transports: credential.transports ?? [],
     createdAt: now,
   });
-  // Adding one is not passing one (it never makes the factor fresh: issue 31). A session at `setup` has now set up its
+  // Adding one is not passing one (it never makes the factor fresh). A session at `setup` has now set up its
   // first factor and goes on to the inbox, under a new id (a change of stage).
   const renewed = stage === "setup" ? renewedSession(context) : undefined;
   const setUp = renewed ? await store.finishSetup(sessionIdHash, renewed.idHash) : false;

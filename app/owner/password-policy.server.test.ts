@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { brand } from "~/content/shared";
+import { brand } from "~/wording/shared";
 import { contextWords, passwordProblem } from "~/owner/password-policy.server";
 
 const email = "owner@grimforge.example";

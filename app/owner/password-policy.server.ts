@@ -1,5 +1,5 @@
-import { brand } from "~/content/shared";
-import { passwordCopy } from "~/content/operators";
+import { brand } from "~/wording/shared";
+import { passwordCopy } from "~/wording/operators";
 
 /**
  * Which passwords an operator may choose (NIST SP 800-63B): 12 to 128 characters, no composition rules, and nothing an

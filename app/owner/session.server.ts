@@ -19,7 +19,7 @@ export const newSessionId = () => randomBytes(32).toString("base64url");
 
 /**
  * A new id for a session changing stage (password → full, setup → full): the store moves the row to `idHash`, the
- * browser gets `cookie`, and a copy of the old id taken before opens nothing afterwards (issue 31).
+ * browser gets `cookie`, and a copy of the old id taken before opens nothing afterwards.
  */
 export function renewedSession(context: AppLoadContext): { idHash: string; cookie: string } {
   const id = newSessionId();

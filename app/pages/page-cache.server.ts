@@ -20,7 +20,7 @@ export class PageCache {
   constructor(
     limits = { maxEntries: 100, maxBytes: 4 * 1024 * 1024 },
     private readonly now = () => Date.now(),
-    /** The generation of the site content the process serves now (server/site-content.ts). */
+    /** The generation of the site content the process serves now (server/site-content-poll.ts). */
     private readonly siteGeneration = () => 0,
   ) {
     this.entries = new LRUCache({

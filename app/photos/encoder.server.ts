@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import sharp, { type Metadata, type Sharp } from "sharp";
-import type { Photo, PhotoSource } from "../content/photo-types";
+import type { Photo, PhotoSource } from "../wording/photo-types";
 
 /**
  * The one photo encoder (docs/photos.md), used by the build (scripts/photos.mjs, for photos/) and by the server's
- * background encoder (server/photo-encoder.ts, for the owner's uploads): the photo turned upright, cropped to its
+ * background encoder (server/photo-encoder-loop.ts, for the owner's uploads): the photo turned upright, cropped to its
  * place's shape around the focal point, AVIF + WebP + JPEG at the widths the pages use, a 16-px WebP placeholder and,
  * for slides, the 1200 x 630 link-preview JPEG. Every output is encoded from raw pixels, so no metadata of the
  * original (EXIF with GPS, camera and dates, XMP, IPTC, ICC) can reach it.
@@ -154,7 +154,7 @@ export function cropAround(
 
 /**
  * Where a box of the upright photo lies in its pixels as stored (before EXIF `orientation` turns them), so the crop can
- * be cut out while the photo is decoded and only the crop's pixels turned (issue 31).
+ * be cut out while the photo is decoded and only the crop's pixels turned.
  */
 export function storedBox(
   box: { left: number; top: number; width: number; height: number },
@@ -225,7 +225,7 @@ export const uploadFileNamePattern = /^p-[0-9a-f]{10}-(?:[1-9][0-9]{0,4}\.(?:avi
 
 const hashOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex").slice(0, 10);
 
-/** A rendition's entry: the `Photo` of app/content/photo-types.ts without its alt text, and a slide's link preview. */
+/** A rendition's entry: the `Photo` of app/wording/photo-types.ts without its alt text, and a slide's link preview. */
 export type RenditionEntry = Omit<Photo, "alt"> & { social?: { src: string; width: number; height: number } };
 
 export interface EncodeOptions {
@@ -253,7 +253,7 @@ export async function encodeRendition(
   const { aspect, widths: allWidths } = shapes[shape];
   const header = await inspectPhoto(input);
   // The crop is cut out of the stored pixels and shrunk to the widest size made from it while the photo is decoded, a
-  // strip at a time (issue 31: turning the photo upright first made libvips decode all of it, 100 MB more for a
+  // strip at a time (turning the photo upright first made libvips decode all of it, 100 MB more for a
   // 26-megapixel JPEG); only that small copy is turned upright. It is all that is held while the sizes are encoded
   // from it: a 12-megapixel slide's copy is 2400 x 1350, 10 MB instead of 27.
   const crop = cropAround(header, aspect, focus);

@@ -1,7 +1,7 @@
 import type { BodyCap } from "~/http/body-cap";
 
 /**
- * What an uploaded photo may be (issues 25 and 31), for the upload's parser, the encoder and the words that refuse one:
+ * What an uploaded photo may be, for the upload's parser, the encoder and the words that refuse one:
  * real image types only (checked by their bytes), at most 25 MB and 50 megapixels (sharp's input pixel limit: far
  * above any camera's 12-48, far below what a decompression bomb declares), and at most `maxDecodeBytes` of pixels
  * that the decoder must hold at once (see decodeCost).
@@ -57,7 +57,7 @@ function jpegSamplesPerPixel(subsampling: string | undefined, channels: number):
 }
 
 /**
- * What decoding the photo costs, read from its header before a pixel is decoded (issue 31): a 381 KB interlaced
+ * What decoding the photo costs, read from its header before a pixel is decoded: a 381 KB interlaced
  * 16-bit RGBA PNG of 7000 x 7000 (under the 50-megapixel cap) decodes to 392 MB because an interlaced PNG can only be
  * decoded whole. Baseline JPEGs and plain PNGs are decoded a strip of rows at a time (and JPEGs shrunk while decoded),
  * so they cost a strip; interlaced PNGs cost the whole picture; progressive JPEGs the whole picture's DCT coefficients

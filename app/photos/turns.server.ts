@@ -1,8 +1,8 @@
 /**
- * One photo at a time in this process (issue 31): checking an upload and encoding a rendition each take their turn,
+ * One photo at a time in this process: checking an upload and encoding a rendition each take their turn,
  * first come first served, so four 25 MB uploads at once, and the encoder beside them, never decode side by side
  * (four at once took the server from 137 to 475 MB). Uploads wait on disk meanwhile (app/photos/upload.server.ts),
- * not in memory. Past `maxWaiting` turns waiting, an upload is refused at once (503 with Retry-After, in words).
+ * not in memory. Past `maxWaiting` turns waiting, an upload is refused at once (503 with Retry-After, with a plain message).
  */
 
 import { collectGarbage } from "~/photos/memory.server";

@@ -12,7 +12,7 @@ import { decodeCost, photoLimits, pixelHeader, type DecodeCost } from "~/photos/
 import { photoTurn, PhotosBusy, turnAvailable } from "~/photos/turns.server";
 
 /**
- * The Photos page's upload (issues 25 and 31): the multipart body read by a streaming parser (busboy) under the route's
+ * The Photos page's upload: the multipart body read by a streaming parser (busboy) under the route's
  * cap, the one file written to a temporary file as it arrives (never held in memory: four 25 MB uploads at once took
  * the server past its budget), then, one photo at a time in the process (app/photos/turns.server.ts), judged by its
  * bytes (file-type), its header (pixels, and what decoding it would hold) and a small decode (sharp) before anything is
@@ -181,7 +181,7 @@ export async function checkReceived(file: ReceivedFile): Promise<FileCheck> {
 
 /**
  * The file's bytes in memory shared with the SQLite worker (a SharedArrayBuffer): sending them there to be stored
- * then copies nothing, where a plain buffer is copied twice on the way (issue 31: 50 MB more per 25 MB photo).
+ * then copies nothing, where a plain buffer is copied twice on the way (50 MB more per 25 MB photo).
  */
 async function readShared(path: string, size: number): Promise<Uint8Array> {
   const bytes = new Uint8Array(new SharedArrayBuffer(size));

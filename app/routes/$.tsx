@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/react";
 import { NotFound } from "~/components/NotFound";
-import { notFoundPage, pageMeta } from "~/content/site";
+import { notFoundPage, pageMeta } from "~/wording";
 import { metaFromLoader } from "~/site-content/root-data";
 
 /** Any path no other route matches: the site layout with a 404 status and a way home. */

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
-import { aboutPage } from "~/content/site";
+import { aboutPage } from "~/wording";
 import { metaFromLoader, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
 

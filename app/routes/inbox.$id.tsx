@@ -7,7 +7,7 @@ import { buttonClass, dangerButtonClass, InboxShell, linkClass, quietButtonClass
 import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Notice } from "~/components/inbox/form/Notice";
 import { businessNameOf, useRootData } from "~/site-content/root-data";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { ownerDecides } from "~/enquiry/spam-decisions.server";
 import { currentRequestId } from "~/log.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
 import { dangerButtonClass, InboxShell, linkClass } from "~/components/inbox/InboxShell";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { absoluteTime } from "~/text/time";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";

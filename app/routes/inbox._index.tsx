@@ -5,7 +5,7 @@ import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
 import { Field } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { timeAgo } from "~/owner/format";
 import { absoluteTime } from "~/text/time";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";

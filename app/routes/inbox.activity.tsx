@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Link, useLoaderData } from "@remix-run/react";
 import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { absoluteTime } from "~/text/time";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { enquiryCsv } from "~/owner/enquiry-csv";
 import { placeQuery, readPlace } from "~/owner/query";
 import { asOperator, requireEmbedded, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
@@ -15,8 +15,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /**
- * A post is not how the file is asked for: a 405 in words, not stored, naming the one method there is (without an
- * action Remix answered `{"message":"Unexpected Server Error"}` and no no-store: issue 31).
+ * A post is not how the file is asked for: a 405 with a plain message, not stored, naming the one method there is (without an
+ * action Remix answered `{"message":"Unexpected Server Error"}` and no no-store).
  */
 export function action({ context }: ActionFunctionArgs) {
   requireEmbedded(context);

@@ -4,7 +4,7 @@ import { buttonClass } from "~/components/inbox/InboxShell";
 import { Field } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
 import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { defaultBodyCap, type BodyCap } from "~/http/body-cap";
 import { formRefusal } from "~/http/form.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useLoaderData } from "@remix-run/react";
 import { buttonClass, InboxShell } from "~/components/inbox/InboxShell";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { clearedSessionCookie } from "~/owner/session.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, AppLoadContext } from "@remix-run/node";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { defaultBodyCap, type BodyCap } from "~/http/body-cap";
 import { asOperator, requireEmbedded, type AllowedStages, type OperatorSession } from "~/owner/gate.server";
 import { privateHeaders } from "~/owner/headers";
@@ -19,7 +19,7 @@ import {
  * the options for the browser's WebAuthn call (and stores their challenge), `{step: "finish", purpose, response, ...}`
  * checks what the browser answered. Purposes: `register` (the Security page, a logged-in session at stage setup or
  * full), `login` (the login page, no session), `verify` (the code page, a session at stage password or full). Every
- * answer is JSON: `{options}`, `{next}` (where the page goes now), or `{error}` in words with a 4xx.
+ * answer is JSON: `{options}`, `{next}` (where the page goes now), or `{error}` with a plain message with a 4xx.
  */
 
 const answer = (body: object, status = 200, headers: Record<string, string> = {}) =>
@@ -62,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const retry = error.retryAfterSeconds;
       return answer({ error: error.words }, error.status, retry ? { "Retry-After": String(retry) } : {});
     }
-    // No session (or one at another stage): the gate's redirect, told to the script in words with where to go.
+    // No session (or one at another stage): the gate's redirect, told to the script with a plain message with where to go.
     if (error instanceof Response && error.status >= 300 && error.status < 400) {
       const next = error.headers.get("Location") ?? "/inbox/login";
       // Step-up (adding a passkey with a stale factor) is no failure and no ended session: like a form's redirect to

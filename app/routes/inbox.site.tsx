@@ -4,9 +4,9 @@ import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { Notice } from "~/components/inbox/form/Notice";
 import { SiteForm } from "~/components/inbox/SiteForm";
 import { StaleSeason } from "~/components/inbox/StaleSeason";
-import { inboxCopy } from "~/content/inbox";
-import { photosEditorCopy } from "~/content/photos-editor";
-import { siteEditorCopy } from "~/content/site-editor";
+import { inboxCopy } from "~/wording/inbox";
+import { photosEditorCopy } from "~/wording/photos-editor";
+import { siteEditorCopy } from "~/wording/site-editor";
 import type { BodyCap } from "~/http/body-cap";
 import { absoluteTime } from "~/text/time";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
@@ -31,7 +31,7 @@ export const meta: MetaFunction = () => [
 export const headers = inboxHeaders;
 
 /**
- * The owner's Site page (issue 24): the draft of the site's content in one form, with Save draft, Preview and Publish.
+ * The owner's Site page: the draft of the site's content in one form, with Save draft, Preview and Publish.
  * The services' add, remove and move buttons post the form back and show it changed, saving nothing, so they work
  * without JavaScript and keep what was typed. A refused post (a field's problem, or a save from a stale revision) shows
  * the form again as typed.

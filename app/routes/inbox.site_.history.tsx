@@ -3,8 +3,8 @@ import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/r
 import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
 import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Notice } from "~/components/inbox/form/Notice";
-import { inboxCopy } from "~/content/inbox";
-import { siteEditorCopy } from "~/content/site-editor";
+import { inboxCopy } from "~/wording/inbox";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { absoluteTime } from "~/text/time";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { stepUpReturn } from "~/owner/step-up";

@@ -4,9 +4,9 @@ import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { Notice } from "~/components/inbox/form/Notice";
 import { CaptionsForm, PhotoForm, UploadForm, type FormReturn } from "~/components/inbox/PhotoForms";
 import { AutoRefresh } from "~/components/inbox/AutoRefresh";
-import { inboxCopy } from "~/content/inbox";
-import { photosEditorCopy } from "~/content/photos-editor";
-import { siteEditorCopy } from "~/content/site-editor";
+import { inboxCopy } from "~/wording/inbox";
+import { photosEditorCopy } from "~/wording/photos-editor";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { mediaType } from "~/http/body.server";
 import { defaultBodyCap } from "~/http/body-cap";
 import { formRefusal, readForm } from "~/http/form.server";
@@ -24,7 +24,7 @@ import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { draftContent } from "~/site-content/publish.server";
 import { altProblem, validateSiteContent, type SiteContent } from "~/site-content/schema.server";
 import type { PhotoStore } from "~/store/photos.types";
-import type { SiteStore } from "~/store/site.types";
+import type { SiteStore } from "~/store/site-versions.types";
 
 export const meta: MetaFunction = () => [
   { title: `${photosEditorCopy.title} | ${siteEditorCopy.title} | ${inboxCopy.title}` },
@@ -38,7 +38,7 @@ const words = photosEditorCopy;
 export const bodyCap = photoUploadBodyCap;
 
 /**
- * The owner's Photos page (issue 25): upload a photo into a place, and move, take off, describe, focus and caption the
+ * The owner's Photos page: upload a photo into a place, and move, take off, describe, focus and caption the
  * draft's photos. Every change is a post that saves the draft (compare-and-set on its revision, like the Site page)
  * and asks for the encoded files its photos need; the public site changes only at Publish on the Site page. A refused
  * post shows the page again with what was typed and why, JavaScript on or off.

@@ -4,7 +4,7 @@ import { buttonClass, linkClass } from "~/components/inbox/InboxShell";
 import { Field } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
 import { PasskeyButton } from "~/components/inbox/security/PasskeyButton";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { asOperator, safeNext, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";

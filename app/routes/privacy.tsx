@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Config } from "~/config.server";
-import { privacyPage } from "~/content/site";
+import { privacyPage } from "~/wording";
 import { metaFromLoader, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
 

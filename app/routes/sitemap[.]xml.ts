@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { navigation } from "~/content/site";
+import { navigation } from "~/wording";
 
 /** The pages in the navigation, and the privacy page (linked from the footer). */
 const paths = [...navigation.map((item) => item.to), "/privacy"];

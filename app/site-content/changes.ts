@@ -1,6 +1,6 @@
 import { fieldLabels, serviceLabels, type FieldPath } from "~/site-content/fields";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
-import type { SiteChange } from "~/store/site.types";
+import type { SiteChange } from "~/store/site-versions.types";
 
 /**
  * What a publish changed, field by field in the owner's words ("Season year: 2025 → 2027"), for the history page and

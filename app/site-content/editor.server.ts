@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { siteEditorCopy } from "~/content/site-editor";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { absoluteTime } from "~/text/time";
 import { pageCacheControl } from "~/pages/headers.server";
 import { seasonIsOver } from "~/site-content/order-window";
-import type { SiteDraft } from "~/store/site.types";
+import type { SiteDraft } from "~/store/site-versions.types";
 
 /** What the owner area says about the site's content, shared by the Enquiries, Site and History pages. */
 

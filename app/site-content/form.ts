@@ -1,4 +1,4 @@
-import { siteEditorCopy } from "~/content/site-editor";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { limits } from "~/site-content/fields";
 import type { FieldErrors, SiteContent } from "~/site-content/schema.server";
 

@@ -1,7 +1,7 @@
 import type { SiteContent } from "~/site-content/schema.server";
 
 /**
- * The season's one business rule as behaviour (issue 24): orders are open while the owner says so and the close date
+ * The season's one business rule as behaviour: orders are open while the owner says so and the close date
  * has not begun in the business's time zone (SITE_TIMEZONE). Dates are compared as local calendar days, so the change
  * happens at that zone's midnight whatever the server's own zone; `changesAt` is that instant, for caches to expire.
  */

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "@remix-run/node";
-import { pageMeta } from "~/content/shared";
+import { pageMeta } from "~/wording/shared";
 import type { PublicSite } from "~/site-content/public-site";
 
 /**

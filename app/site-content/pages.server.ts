@@ -1,9 +1,9 @@
 import type { AppLoadContext, MetaDescriptor } from "@remix-run/node";
-import { aboutMeta, contactMeta, homeMeta, privacyMeta } from "~/content/site";
+import { aboutMeta, contactMeta, homeMeta, privacyMeta } from "~/wording";
 import { pageHead } from "~/site-content/page-head.server";
 import type { RootData } from "~/site-content/root-data";
 import type { PublicSite } from "~/site-content/public-site";
-import { pageData, publicSiteFor } from "~/site-content/site.server";
+import { pageData, publicSiteFor } from "~/site-content/published-or-preview.server";
 import { aboutPageData, contactPageData, localBusiness } from "~/site-content/structured-data.server";
 
 /**
@@ -40,4 +40,4 @@ export async function pageHeadFor(
   return { meta, site, preview: shown.preview };
 }
 
-export { pageData, previewHeaders } from "~/site-content/site.server";
+export { pageData, previewHeaders } from "~/site-content/published-or-preview.server";

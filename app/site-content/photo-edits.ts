@@ -2,7 +2,7 @@ import type { PhotoPlace } from "~/photos/limits";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
 
 /**
- * The Photos page's edits to the draft (issue 25), each a new content: a photo put in a place (whatever was there is
+ * The Photos page's edits to the draft, each a new content: a photo put in a place (whatever was there is
  * no longer shown, its upload stays), moved (swapping with the photo at its new place), taken off (the drawn art comes
  * back), the captions changed. The server validates the result with the one schema before saving it.
  */

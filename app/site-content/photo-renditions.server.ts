@@ -6,7 +6,7 @@ import type { PhotoStore } from "~/store/photos.types";
 /**
  * Which encoded files a placement needs: one rendition per upload, shape and focal point, found by a key made of
  * those (and the encoder's version, so a new encoder makes new files). Asked for whenever content that places a
- * photo is saved or published; the background encoder (server/photo-encoder.ts) makes each once, on any instance.
+ * photo is saved or published; the background encoder (server/photo-encoder-loop.ts) makes each once, on any instance.
  */
 
 /** Bump when the encoder's output changes: every placed photo is encoded again under new names. */

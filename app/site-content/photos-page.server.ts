@@ -1,4 +1,4 @@
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { absoluteTime } from "~/text/time";
 import { photoAt, placedUploads, sitePlaces, type SitePlace } from "~/site-content/photo-edits";
 import { placementKey } from "~/site-content/photo-renditions.server";
@@ -7,7 +7,7 @@ import type { PhotoRendition, PhotoUpload } from "~/store/photos.types";
 import type { PhotoStore } from "~/store/photos.types";
 
 /**
- * What the Photos page shows (issue 25): each place with the photo the draft puts there and how far its encoding got
+ * What the Photos page shows: each place with the photo the draft puts there and how far its encoding got
  * (a thumbnail once ready), the uploads no place shows, and whether anything is still encoding (the page then
  * refreshes itself).
  */

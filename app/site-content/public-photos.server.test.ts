@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { photos as built } from "~/content/photos.generated";
+import { photos as built } from "~/wording/photos.generated";
 import { placementKey } from "~/site-content/photo-renditions.server";
 import { photosFrom, type RenditionEntry } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/site-content/schema.server";

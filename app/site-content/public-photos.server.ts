@@ -1,12 +1,12 @@
-import type { Photo, PublicPhotos } from "~/content/photo-types";
-import { photos as built } from "~/content/photos.generated";
+import type { Photo, PublicPhotos } from "~/wording/photo-types";
+import { photos as built } from "~/wording/photos.generated";
 import { placementKey, placements } from "~/site-content/photo-renditions.server";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
 import type { PhotoRendition } from "~/store/photos.types";
 import type { PhotoStore } from "~/store/photos.types";
 
 /**
- * What the public pages show of the content's photos (issue 25): per place, the owner's photo once its rendition is
+ * What the public pages show of the content's photos: per place, the owner's photo once its rendition is
  * encoded; else the build's photo (photos/, a deployment's defaults); else null, the drawn art. A placed photo still
  * encoding shows the build's photo or the art until it is ready: nothing unencoded ever reaches a page.
  */

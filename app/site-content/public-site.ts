@@ -1,5 +1,5 @@
-import { seasonNotice } from "~/content/home";
-import type { PublicPhotos } from "~/content/photo-types";
+import { seasonNotice } from "~/wording/home";
+import type { PublicPhotos } from "~/wording/photo-types";
 import { yearsToken } from "~/site-content/fields";
 import { orderWindow } from "~/site-content/order-window";
 import type { SiteContent } from "~/site-content/schema.server";

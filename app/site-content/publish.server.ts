@@ -1,9 +1,9 @@
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
 import { describeChanges } from "~/site-content/changes";
 import { contentFromJson, defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
-import type { SiteChange, StaleDraft } from "~/store/site.types";
+import type { SiteChange, StaleDraft } from "~/store/site-versions.types";
 import type { PhotoStore } from "~/store/photos.types";
-import type { SiteStore } from "~/store/site.types";
+import type { SiteStore } from "~/store/site-versions.types";
 
 /**
  * Publishing, the one way for the Site page, a restore and `npm run inbox -- site import`: the content becomes the
@@ -46,7 +46,7 @@ export async function publishContent(
   }
   const result = await store.publishSite(JSON.stringify(content), baseRevision, actor, changes, options);
   if (!result.ok) return { ...result, reason: "stale" };
-  // A restored or imported version may place photos whose encoded files are not made yet (issue 25).
+  // A restored or imported version may place photos whose encoded files are not made yet.
   await ensureRenditions(store, content);
   return { ok: true, version: result.version, changes };
 }

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { useRouteLoaderData } from "@remix-run/react";
-import { brand } from "~/content/shared";
+import { brand } from "~/wording/shared";
 import type { PublicSite } from "~/site-content/public-site";
 
 /**

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { carousel } from "~/content/home";
+import { carousel } from "~/wording/home";
 import { limits, yearsToken } from "~/site-content/fields";
 
 /**
- * The one shape of the site's content (issue 24): what the owner edits on the Site page and what every public page,
+ * The one shape of the site's content: what the owner edits on the Site page and what every public page,
  * the JSON-LD, the link previews and the notification e-mails read. Validation and defaults are here and nowhere
  * else; the defaults are the spec's words, so a new site says what the spec says until the owner changes it. Stored as
- * JSON (a draft and published versions, app/store/site.server.ts) and parsed again on the way out, so an older version
+ * JSON (a draft and published versions, app/store/site-versions.server.ts) and parsed again on the way out, so an older version
  * gains a field's default when one is added.
  */
 
@@ -102,7 +102,7 @@ const defaultServices = [
 const service = z.object({ name: text(limits.serviceName), detail: text(limits.serviceDetail) });
 
 /**
- * A photo in a place on the site (issue 25): which upload (its id, the hash of its bytes), its alt text and the point
+ * A photo in a place on the site: which upload (its id, the hash of its bytes), its alt text and the point
  * the crop keeps (0..1 from the left and the top). The encoded files are found by these (app/photos/).
  */
 const placement = z.object({
@@ -112,7 +112,7 @@ const placement = z.object({
 });
 export type PhotoPlacement = z.output<typeof placement>;
 
-/** What is wrong with a photo's alt text, in words, or null (the Photos page's upload checks it before saving). */
+/** What is wrong with a photo's alt text, with a plain message, or null (the Photos page's upload checks it before saving). */
 export function altProblem(alt: string): string | null {
   const result = placement.shape.alt.safeParse(alt);
   return result.success ? null : (result.error.issues[0]?.message ?? messages.required);

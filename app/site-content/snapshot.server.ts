@@ -1,9 +1,9 @@
-import type { PublicPhotos } from "~/content/photo-types";
+import type { PublicPhotos } from "~/wording/photo-types";
 import { builtPhotos } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 
 /**
- * The published site content as a process holds it (server/site-content.ts keeps it current; each request takes the
+ * The published site content as a process holds it (server/site-content-poll.ts keeps it current; each request takes the
  * one it started with as `context.site`). Apart from the loaders' helpers so that `npm run inbox`, which shares the
  * server's modules, loads nothing of Remix.
  */

@@ -4,10 +4,10 @@
  * pages about it. `origin` is PUBLIC_URL, so every URL is absolute and never taken from a request. Built by the
  * pages' loaders on the server, so none of it rides in the browser's scripts.
  */
-import { homePage } from "~/content/home";
-import { brand } from "~/content/shared";
-import { aboutMeta } from "~/content/about";
-import { contactMeta } from "~/content/contact";
+import { homePage } from "~/wording/home";
+import { brand } from "~/wording/shared";
+import { aboutMeta } from "~/wording/about";
+import { contactMeta } from "~/wording/contact";
 import type { PublicSite } from "~/site-content/public-site";
 
 export type JsonLdData = Record<string, unknown>;

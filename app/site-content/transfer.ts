@@ -1,6 +1,6 @@
 import { fieldLabels, serviceLabels } from "~/site-content/fields";
 import { validateSiteContent, type SiteContent } from "~/site-content/schema.server";
-import type { SiteVersionWithContent } from "~/store/site.types";
+import type { SiteVersionWithContent } from "~/store/site-versions.types";
 
 /**
  * The file `npm run inbox -- site export` writes and `site import` reads: the published content with a format tag, so

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { BackupError } from "~/store/backup-files.server";
 
 // File layout: magic (8) | version (1) | key id (8) | nonce (12) | ciphertext | tag (16). The header is authenticated
-// too (additional data). The key id tells a wrong key from a changed file, in words.
+// too (additional data). The key id tells a wrong key from a changed file, with a plain message.
 const magic = Buffer.from("HAUNTBK\0", "latin1");
 const formatVersion = 1;
 const headerLength = magic.length + 1 + 8 + 12;
@@ -49,7 +49,7 @@ export async function encryptFile(plain: string, target: string, key: Buffer): P
   );
 }
 
-/** Decrypts `file` into `target`; throws BackupError in words for a wrong key, a changed byte or not a backup. */
+/** Decrypts `file` into `target`; throws BackupError with a plain message for a wrong key, a changed byte or not a backup. */
 export async function decryptFile(file: string, target: string, key: Buffer | undefined): Promise<void> {
   const name = basename(file);
   if (!key) throw new BackupError(`${name} is encrypted: set BACKUP_KEY to the key it was made with`);

@@ -23,7 +23,7 @@ export interface BackupFile {
   encrypted: boolean;
 }
 
-/** A backup that could not be taken, checked or put back, in words an operator can act on. */
+/** A backup that could not be taken, checked or put back, in terms an operator can act on. */
 export class BackupError extends Error {
   override name = "BackupError";
 }

@@ -76,7 +76,7 @@ export function inWorker(job: WorkerJob): Promise<WorkerAnswer> {
 
 // --- Words for what went wrong -----------------------------------------------------------------------------------
 
-/** A file system or SQLite failure in words: what the operator is to fix. */
+/** A file system or SQLite failure with a plain message: what the operator is to fix. */
 export function failureWords(error: unknown, dir: string): string {
   const { code, errcode, message } = error as NodeJS.ErrnoException & { errcode?: number };
   const primary = typeof errcode === "number" ? errcode & 0xff : undefined;

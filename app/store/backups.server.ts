@@ -26,7 +26,7 @@ export interface TakenBackup {
 
 /**
  * Takes one backup of the database at `databasePath` into `dir`: the copy under a temporary name, checked, encrypted
- * when there is a key (the plaintext copy removed), then renamed. Throws BackupError in words; nothing is left behind
+ * when there is a key (the plaintext copy removed), then renamed. Throws BackupError with a plain message; nothing is left behind
  * but the lock's absence and the older backups, untouched.
  */
 export async function takeBackup({

@@ -31,7 +31,7 @@ export interface ClaimedLoginAlert extends NewLoginAlert {
   claimUntil: Date;
 }
 
-/** The new-login alerts: stored at the login, sent by a background sender under a lease (server/login-alerts.ts). */
+/** The new-login alerts: stored at the login, sent by a background sender under a lease (server/login-alerts-loop.ts). */
 export interface LoginAlertStore {
   /** Stores one pending alert per channel, due now. */
   queueLoginAlert(alert: NewLoginAlert, channels: readonly Channel[]): Promise<void>;

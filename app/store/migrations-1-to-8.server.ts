@@ -38,7 +38,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The owner's inbox (issue 16) and the spam filter (issue 17) build on these: an enquiry's status, why it was held
+    // The owner's inbox and the spam filter build on these: an enquiry's status, why it was held
     // as spam, and the activity log (who did what, when; never the message text).
     version: 2,
     statements: [
@@ -57,7 +57,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The spam filter and retention (issue 17): keys made once and shared by every instance (the form token's, the
+    // The spam filter and retention: keys made once and shared by every instance (the form token's, the
     // erased-address hash's), form tokens already used (until they would have expired anyway), the keyed hashes of
     // erased addresses (so no import brings them back), and the v1 files already imported whole.
     version: 3,
@@ -76,7 +76,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The owner's inbox on the web (issue 16): operators who may log in (argon2id PHC strings, never a password),
+    // The owner's inbox on the web: operators who may log in (argon2id PHC strings, never a password),
     // their sessions (only a SHA-256 of the cookie's id is stored) and recent failed logins for the throttle.
     version: 4,
     statements: [
@@ -104,7 +104,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The login throttle counts each attempt before its password is checked (issue 22): one row per account and
+    // The login throttle counts each attempt before its password is checked: one row per account and
     // client with the window's start and its count, raised in one atomic upsert. The failure rows it replaces were
     // counted after the check, so a burst walked past them.
     version: 5,
@@ -121,7 +121,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The spam filter learns from the owner (issue 26): each enquiry keeps the filter's verdict and score and the
+    // The spam filter learns from the owner: each enquiry keeps the filter's verdict and score and the
     // owner's decision; spam_tokens holds the counts those decisions made, one row per feature ('*messages': how many
     // messages), shared by every instance, and spam_training which features each decided enquiry put there. Spam kept
     // aside before this had the verdict spam.
@@ -141,7 +141,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The daily spam digest (issue 26): one row per local day, claimed by one instance with an insert that only one can
+    // The daily spam digest: one row per local day, claimed by one instance with an insert that only one can
     // make (the window of time it covers is fixed then), and one send per channel, claimed under a lease and retried
     // like a notification. Version 6 is the spam filter's model (same issue); the runner applies versions by set.
     version: 7,
@@ -168,7 +168,7 @@ export const migrations1To8: readonly Migration[] = [
     ],
   },
   {
-    // The site's content edited on the web (issue 24): one shared draft (a single row whose revision every save raises,
+    // The site's content edited on the web: one shared draft (a single row whose revision every save raises,
     // so a save from a stale form is refused) and every published version, numbered, never deleted: the newest is
     // what the public pages show, and each keeps what it changed for the history.
     version: 8,

@@ -6,7 +6,7 @@ import type { Migration } from "~/store/sql.server";
  */
 export const migrations9To13: readonly Migration[] = [
   {
-    // The owner's photos (issue 25), in the database so that every instance serves them: each upload's original bytes
+    // The owner's photos, in the database so that every instance serves them: each upload's original bytes
     // (kept, so a photo can be placed again with another crop); a rendition per upload, shape and focal point, encoded
     // in the background by one instance at a time (claimed under a lease, its progress counted); and every encoded
     // file by its content-hashed name. BYTEA is a BLOB to SQLite (its affinity never converts bytes).
@@ -51,13 +51,13 @@ export const migrations9To13: readonly Migration[] = [
     ],
   },
   {
-    // The alt text typed with an upload (issue 25): kept with the photo, so one uploaded as "Not shown yet" or taken
+    // The alt text typed with an upload: kept with the photo, so one uploaded as "Not shown yet" or taken
     // off its place is placed later with the words the owner already wrote.
     version: 10,
     statements: ["ALTER TABLE photo_uploads ADD COLUMN alt TEXT NOT NULL DEFAULT ''"],
   },
   {
-    // The second factor (issue 27). A session's stage: 'password' (the password was right, a second factor is still
+    // The second factor. A session's stage: 'password' (the password was right, a second factor is still
     // owed), 'setup' (password only, no factor yet, one is required: the Security page only) or 'full'; factor_at is
     // when it last passed a second factor (step-up). Sessions from before stay 'full' until they end. One-time codes
     // (the secret, confirmed or not, and the last 30 s step accepted, so no code is taken twice), recovery codes
@@ -125,7 +125,7 @@ export const migrations9To13: readonly Migration[] = [
     ],
   },
   {
-    // Logs a machine can read (issue 31): the id of the request that stored a notification, so the outbox's lines
+    // Logs a machine can read: the id of the request that stored a notification, so the outbox's lines
     // about sending it, later and from the background, carry the same request id as the visitor's post.
     version: 12,
     statements: ["ALTER TABLE notifications ADD COLUMN request_id TEXT"],

@@ -4,7 +4,7 @@ import { transaction, type Row, type SqlClient } from "~/store/sql.server";
 import type { PhotoRendition, PhotoShape, PhotoStore, PhotoUpload } from "~/store/photos.types";
 
 /**
- * The owner's photos in the database (issue 25): uploads with their original bytes, renditions encoded by one
+ * The owner's photos in the database: uploads with their original bytes, renditions encoded by one
  * instance at a time under a lease (as the outbox claims notifications), and the encoded files by name. Written once
  * for SQLite and PostgreSQL.
  */

@@ -12,7 +12,7 @@ export interface PostgresOptions {
   timeoutMs: number;
   /** Connections per process. */
   poolSize?: number;
-  /** The process's pool, lent by the server (the rate limits count in it too): used as it is, left open by close(). */
+  /** The process's pool, given by the server (the rate limits count in it too): used as it is, left open by close(). */
   pool?: pg.Pool;
 }
 
@@ -59,8 +59,8 @@ export function createPostgresPool(url: string, { timeoutMs, poolSize = 10 }: Po
 }
 
 export function openPostgres(url: string, options: PostgresOptions): SqlClient {
-  const { timeoutMs, pool: lent } = options;
-  const pool = lent ?? createPostgresPool(url, options);
+  const { timeoutMs, pool: shared } = options;
+  const pool = shared ?? createPostgresPool(url, options);
 
   const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>, retry = true): Promise<T> => {
     const client = await pool.connect();
@@ -149,7 +149,7 @@ export function openPostgres(url: string, options: PostgresOptions): SqlClient {
         return applied;
       }),
     close: async () => {
-      if (!lent) await pool.end();
+      if (!shared) await pool.end();
     },
   };
 }

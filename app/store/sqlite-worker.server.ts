@@ -104,7 +104,7 @@ export function sqliteWorker() {
   };
 
   /**
-   * A photo's bytes (issue 31): a statement with a value over 4 MiB (an original photo) leaves this thread's view of it,
+   * A photo's bytes: a statement with a value over 4 MiB (an original photo) leaves this thread's view of it,
    * and SQLite's copies, to V8's next full collection, which a worker with little else to do may not run for several
    * photos. One collection after a statement that wrote or read such a value (an upload stored, an original read to be
    * encoded: rare) gives that memory back at once.

@@ -16,7 +16,7 @@ import {
 } from "~/store/sealed-secrets.server";
 import type { SqlClient } from "~/store/sql.server";
 import { photoOperations } from "~/store/photos.server";
-import { siteOperations } from "~/store/site.server";
+import { siteOperations } from "~/store/site-versions.server";
 import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
 import type { DatabaseLocation, InboxStore } from "~/store/store.types";

@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { backupCopy as copy } from "~/content/backups";
+import { backupCopy as copy } from "~/wording/backups";
 import { BackupError, listBackups, type BackupFile } from "~/store/backup-files.server";
 import { inspectBackup, restoreBackup } from "~/store/backup-restore.server";
 import { visible } from "~/text/safety";
 import { backupAndRotate } from "../backups";
-import { getConfig } from "../config";
+import { getConfig } from "../environment";
 import type { OwnerIo } from "./operators";
 
 /**

@@ -1,21 +1,21 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { spamStatsWords } from "~/content/spam-reasons";
+import { spamStatsWords } from "~/wording/spam-reasons";
 import { ownerDecides, spamModelStats } from "~/enquiry/spam-decisions.server";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { deliverySummary } from "~/owner/delivery";
 import { enquiryCsv } from "~/owner/enquiry-csv";
 import type { ListedEnquiry } from "~/store/records";
 import { v1FileHolds } from "~/store/v1.server";
 import { escapedUnsafe, visible } from "~/text/safety";
-import { getConfig } from "../config";
+import { getConfig } from "../environment";
 import { openStoreForCommand } from "./open-store";
-import { configuredChannels } from "../outbox";
+import { configuredChannels } from "../outbox-loop";
 import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
 import { isSecretsCommand, runSecretsCommand, secretsUsage } from "./secrets";
 import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
-import { isSiteCommand, runSiteCommand, siteUsage } from "./site";
+import { isSiteCommand, runSiteCommand, siteUsage } from "./site-transfer";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -54,7 +54,7 @@ type Io = OwnerIo;
 export async function runInboxCommand(argv: readonly string[], io: Io): Promise<number> {
   // The owner's inbox on the web: operators and the activity log (server/cli/operators.ts).
   if (isOwnerCommand(argv)) return runOwnerCommand(argv, io);
-  // The site's published content as a file, and back (server/cli/site.ts).
+  // The site's published content as a file, and back (server/cli/site-transfer.ts).
   if (isSiteCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSiteCommand(argv, io);
   // Stored secrets sealed again under a new key (server/cli/secrets.ts).
   if (isSecretsCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSecretsCommand(argv, io);

@@ -2,7 +2,7 @@ import type { Writable } from "node:stream";
 import { describeDatabase } from "~/config.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
-import { getConfig } from "../config";
+import { getConfig } from "../environment";
 
 /**
  * The inbox database for one command: opened from the configuration, with at least 10 s to answer (a command is not a

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { passwordProblem } from "~/owner/password-policy.server";
 import { hashPassword } from "~/owner/password.server";
 import { visible } from "~/text/safety";
-import { getConfig } from "../config";
+import { getConfig } from "../environment";
 import { openStoreForCommand } from "./open-store";
 
 /**

@@ -1,7 +1,7 @@
 import { describeDatabase } from "~/config.server";
 import { isSecretsKeyError, keyIdOf } from "~/store/sealed-secrets.server";
 import { forgetLostSecrets, rotateSealedSecrets } from "~/store/store.server";
-import { getConfig } from "../config";
+import { getConfig } from "../environment";
 import type { OwnerIo } from "./operators";
 
 /**

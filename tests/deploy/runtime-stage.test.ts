@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { brand, homePage } from "../../app/content/site";
+import { brand, homePage } from "../../app/wording";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**

@@ -1,9 +1,9 @@
 import type { Locator, Page } from "@playwright/test";
-import { carousel } from "../../app/content/site";
+import { carousel } from "../../app/wording";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 
 /**
- * The home page carousel (issue 4). Time is Playwright's fake clock, paused from the first byte: every timer and
+ * The home page carousel. Time is Playwright's fake clock, paused from the first byte: every timer and
  * animation frame runs only inside `page.clock.runFor`, so the tests need no sleeps and do not depend on the speed
  * of the machine.
  */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { carousel } from "../../app/content/site";
+import { carousel } from "../../app/wording";
 import { expect, test } from "./fixtures";
 
 /** The hash-based CSP checked by the browser, and hydration that never waits forever for the page to load. */

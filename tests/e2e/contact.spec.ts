@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Route } from "@playwright/test";
-import { contactForm, enquiryMessages } from "../../app/content/site";
+import { contactForm, enquiryMessages } from "../../app/wording";
 import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
 import { expect, expectAndForget, test } from "./fixtures";
 import { expectValues, fields, fill, send, status } from "./form";

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { enquiryMessages } from "../../app/content/site";
+import { enquiryMessages } from "../../app/wording";
 import { startSite } from "../support/site-server";
 import { expect, test } from "./fixtures";
 import { expectValues, fill, send, status } from "./form";

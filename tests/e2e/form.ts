@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { contactForm } from "../../app/content/site";
+import { contactForm } from "../../app/wording";
 import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
 import { expect } from "./fixtures";
 

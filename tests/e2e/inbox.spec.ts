@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
-import { enquiryMessages } from "../../app/content/site";
+import { enquiryMessages } from "../../app/wording";
 import { expect, test } from "./fixtures";
 import { expectValues, fill, send, status } from "./form";
 import { inboxEntriesCarrying } from "./inbox";

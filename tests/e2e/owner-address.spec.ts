@@ -1,16 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { errorPage, refusals } from "../../app/content/site";
+import { errorPage, refusals } from "../../app/wording";
 import { defaultBodyCap } from "../../app/http/body-cap";
-import { inboxCopy } from "../../app/content/inbox";
+import { inboxCopy } from "../../app/wording/inbox";
 import { expect, test } from "./fixtures";
 import { asClient, logIn, owner } from "./owner";
 import { e2eServers, ownerAtDefaultDatabase, ownerDatabase } from "./servers";
 
 /**
- * The login at the address the server prints (issue 22): started with PUBLIC_URL at its default (localhost) and opened
+ * The login at the address the server prints: started with PUBLIC_URL at its default (localhost) and opened
  * at 127.0.0.1, and the two swapped, the owner logs in, JavaScript on and off. A post another site starts is still
- * refused, and the refusal is a page in words with JavaScript on (Remix's data request) and off, never the error page.
+ * refused, and the refusal is a page with a plain message with JavaScript on (Remix's data request) and off, never the error page.
  */
 
 function newOperatorIn(databaseFile: string) {
@@ -44,7 +44,11 @@ test("PUBLIC_URL at 127.0.0.1, opened at localhost: the login works", async ({ p
   await expect(page.getByText(operator.email)).toBeVisible();
 });
 
-test("a login post another site started is refused on a page in words", async ({ page, open, jsEnabled }) => {
+test("a login post another site started is refused on a page with a plain message", async ({
+  page,
+  open,
+  jsEnabled,
+}) => {
   const operator = newOperatorIn(ownerAtDefaultDatabase);
   await asClient(page);
   await open(`${printed.url}/inbox/login`);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { inboxCopy } from "../../app/content/inbox";
+import { inboxCopy } from "../../app/wording/inbox";
 import { expect, seriousA11yViolations, test } from "./fixtures";
 import { asClient, cliEnquiries, logIn, newOperator, owner, sendEnquiry } from "./owner";
 import { e2eServers } from "./servers";

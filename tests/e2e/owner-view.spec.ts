@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { inboxCopy } from "../../app/content/inbox";
-import { enquiryMessages } from "../../app/content/site";
+import { inboxCopy } from "../../app/wording/inbox";
+import { enquiryMessages } from "../../app/wording";
 import { expect, test, widths } from "./fixtures";
 import { fill, send, status } from "./form";
 import { asClient, logIn, newOperator, owner } from "./owner";

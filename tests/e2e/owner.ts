@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { inboxCopy } from "../../app/content/inbox";
-import { enquiryMessages } from "../../app/content/site";
+import { inboxCopy } from "../../app/wording/inbox";
+import { enquiryMessages } from "../../app/wording";
 import { expect } from "./fixtures";
 import { fill, send, status } from "./form";
 import { e2eServers, ownerDatabase } from "./servers";

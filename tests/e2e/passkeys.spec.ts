@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CDPSession, Page } from "@playwright/test";
-import { inboxCopy } from "../../app/content/inbox";
-import { securityCopy } from "../../app/content/security";
+import { inboxCopy } from "../../app/wording/inbox";
+import { securityCopy } from "../../app/wording/security";
 import { expect, seriousA11yViolations, test } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -94,7 +94,7 @@ test("a passkey: added at set-up, the login alone, the second step, never remove
   await open(page.url());
   await page.getByRole("button", { name: securityCopy.verify.passkey }).click();
   await expect(page).toHaveURL(`${site}/inbox/security`);
-  // The same authenticator again: refused in words (it already holds a passkey for this account).
+  // The same authenticator again: refused with a plain message (it already holds a passkey for this account).
   await open(`${site}/inbox/security`);
   await page.getByRole("button", { name: copy.add }).click();
   await expect(page.getByRole("alert")).toHaveText(copy.alreadyRegistered);
@@ -118,7 +118,7 @@ test("a passkey: added at set-up, the login alone, the second step, never remove
   await expect(page.getByText("second factor passed (passkey)").first()).toBeVisible();
   await expect(page.getByText("logged in (passkey)").first()).toBeVisible();
 
-  // The only factor while one is required: not removed, in words.
+  // The only factor while one is required: not removed, with a plain message.
   await open(`${site}/inbox/security`);
   await page.getByRole("button", { name: copy.removeLabel("Laptop key") }).click();
   await expect(page.getByRole("alert")).toHaveText(copy.lastFactor);

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import exifr from "exifr";
 import sharp from "sharp";
-import { photosEditorCopy } from "../../app/content/photos-editor";
-import { siteEditorCopy } from "../../app/content/site-editor";
+import { photosEditorCopy } from "../../app/wording/photos-editor";
+import { siteEditorCopy } from "../../app/wording/site-editor";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -17,14 +17,14 @@ import { e2eServers } from "./servers";
  * one per database, so each project has its own server and this file's tests run in order on it.
  *
  * The carousel half (the published photo on the public home page, every variant free of metadata) needs the
- * background encoder (server/photo-encoder.ts, another part of issue 25): it runs once that file exists.
+ * background encoder (server/photo-encoder-loop.ts): it runs once that file exists.
  */
 
 test.describe.configure({ mode: "serial" });
 
 const words = photosEditorCopy;
 const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.photosOwnerJs : e2eServers.photosOwnerNoJs);
-const encoderMerged = existsSync(join(import.meta.dirname, "../../server/photo-encoder.ts"));
+const encoderMerged = existsSync(join(import.meta.dirname, "../../server/photo-encoder-loop.ts"));
 /** Screenshots of the page for a person to look at, when asked for (PHOTO_SHOTS=/tmp/shots-25). */
 const shots = process.env.PHOTO_SHOTS;
 
@@ -138,7 +138,7 @@ test("upload a phone's JPEG into Carousel slide 1, see its progress, publish it"
   await publish(page, jsEnabled, /^Carousel slide 1 photo:.*→ photo /);
 
   if (!encoderMerged) return;
-  // With the encoder (issue 25's other part): the photo on the public carousel with its alt text, every variant
+  // With the encoder : the photo on the public carousel with its alt text, every variant
   // served without the phone's metadata.
   const home = await homeShowing(server, alt);
   await page.goto(`${server.url}/`);
@@ -154,7 +154,10 @@ test("upload a phone's JPEG into Carousel slide 1, see its progress, publish it"
   }
 });
 
-test("a file that is not a photo is refused in words, keeping the alt text and place", async ({ page, jsEnabled }) => {
+test("a file that is not a photo is refused with a plain message, keeping the alt text and place", async ({
+  page,
+  jsEnabled,
+}) => {
   await openPhotos(page, jsEnabled);
   await uploadForm(page).getByLabel(words.upload.alt, { exact: true }).fill("Kept as typed");
   await uploadForm(page).getByLabel(words.upload.place, { exact: true }).selectOption({ label: "About photo" });

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { carousel } from "../../app/content/site";
+import { carousel } from "../../app/wording";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { expect, test, waitForHydration, widths } from "./fixtures";
 import { e2ePortBase } from "./servers";

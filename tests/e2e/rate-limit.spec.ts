@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { contactForm, enquiryMessages } from "../../app/content/site";
+import { contactForm, enquiryMessages } from "../../app/wording";
 import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
 import { formatErrors } from "../../app/enquiry/api-answer";
 import { serveDuringFile } from "./file-server";

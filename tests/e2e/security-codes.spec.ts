@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { inboxCopy } from "../../app/content/inbox";
-import { securityCopy } from "../../app/content/security";
+import { inboxCopy } from "../../app/wording/inbox";
+import { securityCopy } from "../../app/wording/security";
 import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
@@ -12,7 +12,7 @@ import { e2eServers } from "./servers";
 /**
  * One-time codes in Chromium with JavaScript on and off, the second factor required (the default): a new operator's
  * password leads to the Security page; "Set up one-time codes" shows the key and its QR code; a wrong code is refused
- * in words with the key still there; the app's code (computed here from the key the page showed) confirms it; ten
+ * with a plain message with the key still there; the app's code (computed here from the key the page showed) confirms it; ten
  * recovery codes, shown once; on to the enquiries; then the login asks for a code, and a recovery code works once.
  * With SHOTS_DIR set, the set-up and the recovery codes are photographed at 390 and 1280 px wide.
  */
@@ -87,7 +87,7 @@ test("set up one-time codes, get recovery codes once, then log in with a code an
   expect(await seriousA11yViolations(page)).toEqual([]);
   await shoot(page, "setup");
 
-  // A wrong code: refused in words, the same key on screen.
+  // A wrong code: refused with a plain message, the same key on screen.
   await page.getByLabel(copy.code, { exact: true }).fill(wrongCodeFor(key));
   await press(page, copy.confirm);
   await expect(page.getByRole("alert")).toHaveText(copy.wrongCode);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
-import { inboxCopy } from "../../app/content/inbox";
-import { previewBanner, seasonNotice } from "../../app/content/site";
-import { siteEditorCopy } from "../../app/content/site-editor";
+import { inboxCopy } from "../../app/wording/inbox";
+import { previewBanner, seasonNotice } from "../../app/wording";
+import { siteEditorCopy } from "../../app/wording/site-editor";
 import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";

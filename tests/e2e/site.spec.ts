@@ -8,7 +8,7 @@ import {
   homePage,
   navigation,
   notFoundPage,
-} from "../../app/content/site";
+} from "../../app/wording";
 import { builtPhotos } from "../../app/site-content/public-photos.server";
 import { publicSite } from "../../app/site-content/public-site";
 import { defaultSiteContent } from "../../app/site-content/schema.server";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { enquiryMessages, privacyLinks, privacyPage } from "../../app/content/site";
+import { enquiryMessages, privacyLinks, privacyPage } from "../../app/wording";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
 import { fill, send, status } from "./form";
 import { inboxVerdictsCarrying } from "./inbox";

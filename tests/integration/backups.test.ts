@@ -175,7 +175,7 @@ describe("restore and the running server", () => {
 });
 
 describe("encrypted backups (BACKUP_KEY)", () => {
-  it("are not readable as SQLite, list and restore with the key, and refuse a changed byte or another key in words", async () => {
+  it("are not readable as SQLite, list and restore with the key, and refuse a changed byte or another key with a plain message", async () => {
     const where = place({ BACKUP_KEY: key() });
     await fill(where.database, 5);
     const taken = await cli(where.env, ["backup"]);

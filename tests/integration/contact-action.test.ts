@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { parseConfig, type Config } from "~/config.server";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { acceptEnquiry } from "~/enquiry/accept.server";
 import { contactPageAnswer, sentLocation, type ContactActionData } from "~/enquiry/answers.server";
 import { enquiryFields, honeypotField, maxBodyBytes } from "~/enquiry/fields";

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { sentLocation } from "~/enquiry/answers.server";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { postForm, statusArea } from "../support/site-http";

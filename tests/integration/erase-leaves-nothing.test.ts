@@ -10,7 +10,7 @@ import { ensureBuilt, projectRoot, readInbox, startSite, waitFor, type SiteServe
 import { useTempDir } from "../support/temp-dir";
 
 /**
- * An erase leaves no copy anywhere the site writes (issue 22, item 5): the built server on SQLite, an operator who
+ * An erase leaves no copy anywhere the site writes: the built server on SQLite, an operator who
  * searches for the address, opens the enquiry, exports the search and erases; a failed login typed with the address;
  * then the database's files (.db, -wal, -shm) and everything the server printed are read as bytes for the visitor's
  * name, address, message and phone number: none within 5 s while the server runs, none after it stops. The same for

@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
- * The login throttle attacked through the built server (issue 22): a burst of guesses at the same moment, on SQLite
+ * The login throttle attacked through the built server: a burst of guesses at the same moment, on SQLite
  * and on two instances sharing PostgreSQL, is checked at most 5 times per account and client; an IPv6 /64 is one
- * client; the hashing queue and the site-wide login rate refuse in words with Retry-After. "Checked" is what the
+ * client; the hashing queue and the site-wide login rate refuse with a plain message with Retry-After. "Checked" is what the
  * answers say: 401 (wrong) or 302 (in, to the inbox) means the password was hashed and compared, 429 and 503 that it was not.
  */
 
@@ -115,7 +115,7 @@ describe("the login throttle on SQLite", () => {
     expectThrottled(await logIn(site, "wrong again", "::ffff:192.0.2.7"));
   }, 60_000);
 
-  it("past the hashing queue a login is refused at once: 503 in words with Retry-After, nothing waits forever", async () => {
+  it("past the hashing queue a login is refused at once: 503 with a plain message with Retry-After, nothing waits forever", async () => {
     const site = await sqliteSite("queue", { TRUST_PROXY: "1" });
     // 120 different clients at once (no per-client limit applies): more than the one hash and eight waiting.
     const answers = await Promise.all(
@@ -134,7 +134,7 @@ describe("the login throttle on SQLite", () => {
     for (let n = 0; n < 5; n++) expect((await logIn(site, "still wrong", `198.51.100.${client}`)).status).toBe(401);
   }, 60_000);
 
-  it("the site-wide login rate refuses past its count per minute: 429 in words with Retry-After", async () => {
+  it("the site-wide login rate refuses past its count per minute: 429 with a plain message with Retry-After", async () => {
     const site = await sqliteSite("rate", { TRUST_PROXY: "1", RATE_LIMIT_LOGIN_PER_MINUTE: "3" });
     const answers: Answer[] = [];
     for (let n = 1; n <= 4; n++) answers.push(await logIn(site, `wrong ${n}`, `203.0.113.${n}`));

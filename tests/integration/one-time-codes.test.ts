@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
@@ -15,7 +15,7 @@ import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support
  * One-time codes (TOTP) and recovery codes through the built server, as a browser without JavaScript uses them (form
  * posts), with INBOX_REQUIRE_2FA on: a new operator's password leads to the Security page and nothing else; set-up
  * (secret and QR shown, a wrong code refused, the right one confirms); ten recovery codes shown once; the login's code
- * page; the attacks of issue 27 (a replayed code, another operator's code, a recovery code twice, guessing past the
+ * page; the attacks on the second factor (a replayed code, another operator's code, a recovery code twice, guessing past the
  * throttle, on one instance and across two on PostgreSQL); `operator reset-2fa` ending the operator's sessions. Codes
  * are computed here from the secret the page showed, with otpauth, as an authenticator app does.
  */
@@ -178,7 +178,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(started.text).toMatch(/<label for="codes-code"[^>]*>Code<\/label>/);
     expect(started.text).toMatch(/<button[^>]*value="totp-confirm"[^>]*>Confirm<\/button>/);
 
-    // A wrong code: refused in words, the same secret still on screen, nothing turned on.
+    // A wrong code: refused with a plain message, the same secret still on screen, nothing turned on.
     const wrong = await request(site, "/inbox/security", {
       cookie: first.cookie,
       body: { intent: "totp-confirm", code: wrongCodeFor(secret) },
@@ -210,7 +210,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect((await request(site, "/inbox", { cookie: first.cookie, from: "192.0.2.10" })).headers.location).toBe(
       "/inbox/login?next=%2Finbox",
     );
-    // The browser's "resend" of that post (a reload of its answer): refused in words, neither key nor codes again.
+    // The browser's "resend" of that post (a reload of its answer): refused with a plain message, neither key nor codes again.
     const resent = await request(site, "/inbox/security", {
       cookie: firstCookie,
       body: { intent: "totp-confirm", code: codeFor(secret) },
@@ -276,7 +276,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     }
   }, 60_000);
 
-  it("five wrong codes, then the sixth try is refused unchecked (429 in words), even the right code; 20 wrong from many networks stop every network", async () => {
+  it("five wrong codes, then the sixth try is refused unchecked (429 with a plain message), even the right code; 20 wrong from many networks stop every network", async () => {
     const site = await sqliteSite("throttle");
     const operator = addOperator(site.databaseUrl);
     const setupSession = await logIn(site, operator, "198.51.100.1");
@@ -308,7 +308,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     const operator = addOperator(site.databaseUrl);
     const login = await logIn(site, operator, "192.0.2.30");
     const { recovery, secret, cookie } = await setUpCodes(site, login.cookie, "192.0.2.30");
-    // Setting up a factor is not passing one (issue 31): new recovery codes ask for a code first, even right after.
+    // Setting up a factor is not passing one: new recovery codes ask for a code first, even right after.
     const asked = await request(site, "/inbox/security", {
       cookie,
       body: { intent: "recovery-new" },
@@ -327,7 +327,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(fresh).toHaveLength(10);
     expect(fresh.filter((code) => recovery.includes(code))).toEqual([]);
     expect(shown(renewed.text)).toContain(codes.newRecoveryDone);
-    // The only factor, and one is required: removal refused in words.
+    // The only factor, and one is required: removal refused with a plain message.
     const removal = await request(site, "/inbox/security", {
       cookie,
       body: { intent: "totp-remove" },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
-import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox-round.server";
 import { openInboxStore } from "~/store/store.server";
 import type { ListedEnquiry, NotificationSummary } from "~/store/records";
 import type { InboxStore } from "~/store/store.types";

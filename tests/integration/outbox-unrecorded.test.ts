@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEmailChannel } from "~/notify/channels/email.server";
-import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox-round.server";
 import { migrations } from "~/store/migrations.server";
 import { openSqlite } from "~/store/sqlite.server";
 import { claimLeaseMs } from "~/store/notifications.server";

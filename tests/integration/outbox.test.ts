@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEmailChannel } from "~/notify/channels/email.server";
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
-import { createOutbox, firstRetryMs, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import { createOutbox, firstRetryMs, type Outbox, type OutboxOptions } from "~/notify/outbox-round.server";
 import type { DatabaseLocation } from "~/config.server";
 import { claimLeaseMs } from "~/store/notifications.server";
 import { openInboxStore } from "~/store/store.server";

@@ -6,8 +6,8 @@ import { DatabaseSync } from "node:sqlite";
 import type { ServerBuild } from "@remix-run/node";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inboxCopy } from "~/content/inbox";
-import { securityCopy } from "~/content/security";
+import { inboxCopy } from "~/wording/inbox";
+import { securityCopy } from "~/wording/security";
 import { recoveryCodeHash } from "~/owner/one-time-codes.server";
 import { openInboxStore } from "~/store/store.server";
 import { sendAs, type Answer } from "../support/site-http";
@@ -17,11 +17,11 @@ import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 /**
- * What an outside attack on the owner area found (issue 31), each through the built server on SQLite as a browser
+ * What an outside attack on the owner area found, each through the built server on SQLite as a browser
  * posts: (1) a session whose factor is stale cannot add a factor (one-time codes, a passkey) without step-up, adding
  * one never makes the factor fresh, it is announced like a new login, and the first factor at set-up needs a fresh
  * password; (7) a new session id at every change of stage, the old one opening nothing; (6) a wrong body type on any
- * action is a 400 or 415 in words; (9a) a post to the CSV export is a 405 in words.
+ * action is a 400 or 415 with a plain message; (9a) a post to the CSV export is a 405 with a plain message.
  */
 
 const publicUrl = "http://attacks.example";
@@ -396,7 +396,7 @@ async function actionRoutes(): Promise<{ id: string; path: string }[]> {
     .map((id) => ({ id, path: `/${pathOf(id)}` }));
 }
 
-/** The refusals' words: the owner area's (app/content/shared.ts), or the contact form's and the JSON API's own. */
+/** The refusals' words: the owner area's (app/wording/shared.ts), or the contact form's and the JSON API's own. */
 const refusedWords = new RegExp(
   [
     "Refused: this takes",
@@ -411,7 +411,7 @@ const refusedWords = new RegExp(
     .join("|"),
 );
 
-describe("6. a wrong body type is a 400 or 415 in words on every action", () => {
+describe("6. a wrong body type is a 400 or 415 with a plain message on every action", () => {
   it("text/plain and a broken multipart body, to every route with an action, logged in and at the code step", async () => {
     const login = await logIn(ann);
     const whole = goOn(await postCode(login.cookie, "/inbox"), login.cookie);
@@ -444,7 +444,7 @@ describe("6. a wrong body type is a 400 or 415 in words on every action", () => 
 });
 
 describe("9a. a post to the CSV export", () => {
-  it("is a 405 in words, Allow: GET, not stored", async () => {
+  it("is a 405 with a plain message, Allow: GET, not stored", async () => {
     const login = await logIn(ann);
     const cookie = goOn(await postCode(login.cookie, "/inbox"), login.cookie);
     const answer = await send("/inbox/export.csv", cookie, { method: "POST", body: { folder: "inbox" } });
@@ -457,7 +457,7 @@ describe("9a. a post to the CSV export", () => {
 });
 
 describe("9a. a post where nothing takes one", () => {
-  it("is a 405 in words on a page and on a resource route, never Remix's message or an error", async () => {
+  it("is a 405 with a plain message on a page and on a resource route, never Remix's message or an error", async () => {
     const login = await logIn(ann);
     const cookie = goOn(await postCode(login.cookie, "/inbox"), login.cookie);
     for (const path of ["/inbox/activity", "/about", "/healthz", "/robots.txt"]) {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "../../app/config.server";
-import { securityCopy } from "../../app/content/security";
+import { securityCopy } from "../../app/wording/security";
 import { hashSessionId } from "../../app/owner/session.server";
 import { openInboxStore } from "../../app/store/store.server";
 import { sendAs, type Answer } from "../support/site-http";
@@ -17,7 +17,7 @@ import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support
  * adding one at set-up, logging in with it alone, the second step; and the attacks: an answer replayed (its challenge
  * is taken once), a challenge made for another ceremony or another operator, an expired one, an unknown or another
  * operator's passkey, a passkey that did not verify its user, and bodies that are not what the exchange takes: each a
- * 4xx in words, never a 5xx, and nothing opened.
+ * 4xx with a plain message, never a 5xx, and nothing opened.
  */
 
 const publicUrl = "http://passkeys.example";
@@ -329,7 +329,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
     expect(registration.id).not.toBe(elsewhere.id);
   });
 
-  it("bodies that are not what the exchange takes are a 400 in words, and it needs a session where it should", async () => {
+  it("bodies that are not what the exchange takes are a 400 with a plain message, and it needs a session where it should", async () => {
     for (const body of ["not json", "", "[]", "{}", '{"step":"options","purpose":"everything"}', "null", '"x"']) {
       const answer = await exchange(body);
       expect(answer.status, body).toBe(400);
@@ -366,7 +366,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
     );
     expect(longName.status).toBe(400);
     expect(longName.json.error).toBe(words.nameMissing);
-    // Adding and the second step need a session: without one, 401 in words and where to go.
+    // Adding and the second step need a session: without one, 401 with a plain message and where to go.
     const anonymous = await exchange({ step: "options", purpose: "register" });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json).toMatchObject({ error: words.sessionEnded, next: "/inbox/login" });
@@ -387,7 +387,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
     const remove = (passkey: string, session = cookie) =>
       send("/inbox/security", { method: "POST", cookie: session, body: { intent: "remove-passkey", passkey } });
 
-    // The only factor: refused on the page, in words.
+    // The only factor: refused on the page, with a plain message.
     const last = await remove(authenticator.id);
     expect(last.status).toBe(409);
     expect(last.text).toContain(words.lastFactor.replace(/'/g, "&#x27;"));
@@ -436,7 +436,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
     expect(activity).toContain(operator.email);
   });
 
-  it("the passkey login takes from the site-wide login rate: past it, 429 in words with Retry-After", async () => {
+  it("the passkey login takes from the site-wide login rate: past it, 429 with a plain message with Retry-After", async () => {
     const limited = await startSite({
       API_HOST: "",
       DATABASE_URL: `file:${join(dir, "limited.db")}`,

@@ -3,7 +3,7 @@ import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
-import { photoEncodingWords } from "~/content/photo-encoding";
+import { photoEncodingWords } from "~/wording/photo-encoding";
 import type { RenditionEntry } from "~/photos/encoder.server";
 import { renditionKey } from "~/site-content/photo-renditions.server";
 import { openInboxStore } from "~/store/store.server";
@@ -15,7 +15,7 @@ import { sharedPostgres } from "../support/shared-postgres";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
- * The owner's uploads made fit for the web by the built server's background encoder (server/photo-encoder.ts) and
+ * The owner's uploads made fit for the web by the built server's background encoder (server/photo-encoder-loop.ts) and
  * served from its database (server/photo-files.ts): an upload and a placement's rendition are written straight into
  * the server's database, as the Photos page does; the server encodes it on its own, and every file it serves is
  * immutable, upright and free of the camera's metadata. Files it cannot use fail with words; on one PostgreSQL several
@@ -210,7 +210,7 @@ describe("an uploaded camera photo, encoded by the server in the background", ()
   });
 });
 
-describe("files the encoder cannot use fail at once, with the reason in words", () => {
+describe("files the encoder cannot use fail at once, with the reason spelled out", () => {
   it(
     "a decompression bomb (a tiny PNG declaring 30,000 x 30,000) and a JPEG cut short",
     { timeout: 60_000 },

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { interlaced16BitPng, largeCameraJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";
@@ -12,8 +12,8 @@ import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from ".
 import { useTempDir } from "../support/temp-dir";
 
 /**
- * The photo upload's memory attacks (issue 31), against the built server started with `npm start`'s heap flags and
- * malloc settings: a decompression bomb under the pixel cap (a 16-bit interlaced PNG) refused in words from its header,
+ * The photo upload's memory attacks, against the built server started with `npm start`'s heap flags and
+ * malloc settings: a decompression bomb under the pixel cap (a 16-bit interlaced PNG) refused with a plain message from its header,
  * the largest one admitted encoded, and four ~25 MB camera JPEGs posted at once, all while the server's peak RSS
  * (VmHWM, read from /proc: a budget check, not a timing) stays within 256 MiB.
  */
@@ -117,7 +117,7 @@ beforeAll(async () => {
 afterAll(() => site?.stop());
 
 describe("photo uploads within the memory budget", () => {
-  it("refuses a 7000 x 7000 interlaced 16-bit RGBA PNG (under 50 megapixels) from its header, in words", async () => {
+  it("refuses a 7000 x 7000 interlaced 16-bit RGBA PNG (under 50 megapixels) from its header, with a plain message", async () => {
     const bomb = await interlaced16BitPng(7000, 7000);
     // It is what the attack sent: a few hundred KB, 16 bits per sample, interlaced, 392 MB decoded.
     const header = await sharp(bomb).metadata();
@@ -175,7 +175,7 @@ describe("photo uploads within the memory budget", () => {
       ),
     );
     for (const answer of answers) {
-      // Past the queue's limit an upload would be a 503 in words with Retry-After; four are within it.
+      // Past the queue's limit an upload would be a 503 with a plain message with Retry-After; four are within it.
       expect(answer.status, decoded(answer.text).slice(0, 400)).toBe(303);
       expect(answer.headers.location).toBe("/inbox/site/photos?done=uploaded");
     }

@@ -7,7 +7,7 @@ import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { useTempDir } from "../support/temp-dir";
 
-/** The owner's photos in the database (issue 25): bytes in and out unchanged, renditions claimed once, on both. */
+/** The owner's photos in the database: bytes in and out unchanged, renditions claimed once, on both. */
 
 const temp = useTempDir("haunt-photo-store-");
 let postgres: TestDatabases | undefined;

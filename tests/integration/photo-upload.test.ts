@@ -4,7 +4,7 @@ import { join } from "node:path";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { photoLimits } from "~/photos/limits";
 import { defaultSiteContent } from "~/site-content/schema.server";
 import { hugePngHeader, smallJpeg, truncatedJpeg } from "../support/fixture-photos.mjs";
@@ -16,7 +16,7 @@ import { useTempDir } from "../support/temp-dir";
  * The owner's Photos page over plain HTTP, as a browser without JavaScript posts it, against the built server on
  * SQLite: the upload (a camera JPEG with GPS into a place, the same photo twice, every kind of bad file refused in
  * words with what was typed kept), the body cap, and the draft's edits (move, remove, captions, a stale revision).
- * Encoding is another part's (server/photo-encoder.ts): here a placed photo is listed as waiting or encoding.
+ * Encoding is another part's (server/photo-encoder-loop.ts): here a placed photo is listed as waiting or encoding.
  */
 
 const publicUrl = "http://photos.example";
@@ -239,7 +239,7 @@ describe("the Photos page", () => {
     ["an empty file", async () => ({ bytes: new Uint8Array(), name: "photo.jpg" }), words.errors.empty, 400],
     ["no file at all", async () => undefined, words.errors.noFile, 400],
   ])(
-    "refuses %s in words tied to the Photo field, keeping the alt text and place",
+    "refuses %s with a plain message tied to the Photo field, keeping the alt text and place",
     async (_, file, message, status) => {
       const before = await page();
       const answer = await upload({ alt: "Kept as typed", place: "slide-2" }, await file());
@@ -287,7 +287,7 @@ describe("the Photos page", () => {
     expect(await page()).not.toContain(`value="${idOf(photo)}"`);
   });
 
-  it("answers a form past the cap with 413 in words", async () => {
+  it("answers a form past the cap with 413 with a plain message", async () => {
     const answer = await send("/inbox/site/photos", {
       method: "POST",
       body: { intent: "captions", revision: "0", caption0: "x".repeat(70 * 1024) },
@@ -403,7 +403,7 @@ describe("the draft's photos", () => {
     expect(decoded((await send("/inbox/site")).text)).toContain("Slide 2 caption:");
   });
 
-  it("refuses a hand-made post naming no photo, or an unknown action, in words", async () => {
+  it("refuses a hand-made post naming no photo, or an unknown action, with a plain message", async () => {
     const revision = String(revisionIn(await page()));
     const unknown = await send("/inbox/site/photos", {
       method: "POST",

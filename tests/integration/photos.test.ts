@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { brand } from "~/content/shared";
+import { brand } from "~/wording/shared";
 import { defaultSiteContent } from "~/site-content/schema.server";
 import { fixtureDir } from "../support/photo-site.mjs";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";

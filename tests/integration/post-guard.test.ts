@@ -10,11 +10,11 @@ import { photoUploadBodyCap } from "~/photos/limits";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
- * The owner area attacked from outside (issue 22): every route that takes a post reads its body under a cap, with or
- * without a Content-Length, and answers 413 in words (the route table of the build is walked, so a new route cannot
+ * The owner area attacked from outside: every route that takes a post reads its body under a cap, with or
+ * without a Content-Length, and answers 413 with a plain message (the route table of the build is walked, so a new route cannot
  * forget it); a 100 MB post leaves the server's memory alone; and the cross-site check believes what the browser says
  * about the request, not PUBLIC_URL: the login works at the address the server prints, a cross-site post is refused
- * in words, with JavaScript's data request too.
+ * with a plain message, with JavaScript's data request too.
  */
 
 interface Answer {
@@ -131,7 +131,7 @@ async function actionRoutes(): Promise<{ id: string; path: string; cap: ReturnTy
 }
 
 describe("every post is read under a cap", () => {
-  it("the route table's every action answers 413 in words, with a Content-Length and chunked", async () => {
+  it("the route table's every action answers 413 with a plain message, with a Content-Length and chunked", async () => {
     const routes = await actionRoutes();
     // The walk found the routes it must: the forms, the JSON API and the owner's.
     expect(routes.map((r) => r.path)).toEqual(
@@ -222,7 +222,7 @@ describe("cross-site posts: what the browser says about the request, not PUBLIC_
     ],
     ["Origin null (a sandboxed frame)", { Origin: "null" }],
     ["the right Origin but the browser says cross-site", { Origin: "OWN", "Sec-Fetch-Site": "cross-site" }],
-  ])("%s: 403, a page in words", async (_what, given) => {
+  ])("%s: 403, a page with a plain message", async (_what, given) => {
     const headers = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === "OWN" ? own : v]));
     const answer = await logIn(headers);
     expect(answer.status).toBe(403);

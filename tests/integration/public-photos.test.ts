@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
-import { photos as built } from "~/content/photos.generated";
+import { photos as built } from "~/wording/photos.generated";
 import { ensureRenditions, placementKey } from "~/site-content/photo-renditions.server";
 import { publishContent } from "~/site-content/publish.server";
 import type { RenditionEntry } from "~/site-content/public-photos.server";
@@ -16,7 +16,7 @@ import { getPage, type PublicPage } from "../support/site-page";
 import { projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
- * The owner's published photos on the public pages (issue 25), through the built server: a photo placed in slide 1
+ * The owner's published photos on the public pages, through the built server: a photo placed in slide 1
  * and About shows the drawn art until its renditions are encoded, then goes public by itself on every instance
  * sharing the database (their poll), with a new ETag, in the carousel, on /about, as og:image and in the JSON-LD; a
  * restore of the version before brings the art back; next to a build's photos/, the owner's photo wins its place. The

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { formatErrors } from "~/enquiry/api-answer";
 import { startFakeUpstream } from "../support/fake-upstream.mjs";
 import { postgresAvailable } from "../support/postgres";

@@ -6,7 +6,7 @@ import { Secret, TOTP } from "otpauth";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { openInboxStore } from "~/store/store.server";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
@@ -15,7 +15,7 @@ import { ensureBuilt, projectRoot, runSiteExpectingExit, startSite, type SiteSer
 import { useTempDir } from "../support/temp-dir";
 
 /**
- * Secrets sealed at rest (issue 31, ADR 0034) through the built server and `npm run inbox`: a one-time-code secret
+ * Secrets sealed at rest (ADR 0034) through the built server and `npm run inbox`: a one-time-code secret
  * stored in clear is sealed at the first start with SECRETS_KEY (the database file and its WAL no longer hold it),
  * codes still log in after a restart and after `secrets rotate`, a missing or wrong key stops the start with a
  * message naming SECRETS_KEY (exit code 1), and a start without the key warns once. Codes are computed with otpauth,
@@ -132,7 +132,7 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
     expect(fileBytes(path)).not.toContain(secret);
   }, 60_000);
 
-  it("a restart with the key logs in with codes; a missing, wrong or malformed key stops the start in words", async () => {
+  it("a restart with the key logs in with codes; a missing, wrong or malformed key stops the start with a plain message", async () => {
     // A restart with the same key: nothing sealed again, codes still work.
     const again = await start(databaseUrl, keyA);
     expect(again.output()).not.toContain("sealed with SECRETS_KEY");
@@ -173,7 +173,7 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
     expect(twice.status, twice.stderr).toBe(0);
     expect(twice.stdout).toContain("1 already were");
 
-    // Until it restarts with the new key, the old server says so in words (503) at the code step, never "wrong code".
+    // Until it restarts with the new key, the old server says so plainly (503) at the code step, never "wrong code".
     const login = await send(running, "/inbox/login", { email, password, next: "/inbox" });
     const stale = await send(running, "/inbox/verify", { code: "123456", next: "/inbox" }, cookieOf(login));
     expect(stale.status).toBe(503);

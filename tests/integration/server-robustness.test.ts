@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { sentLocation } from "~/enquiry/answers.server";
 import { enquiryFields, honeypotField, maxBodyBytes } from "~/enquiry/fields";
 import { saveContactPath } from "~/enquiry/forward.server";

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enquiryMessages } from "~/content/site";
+import { enquiryMessages } from "~/wording";
 import { maxErrorTextLength, maxShownErrors } from "~/enquiry/api-answer";
 import { startHostileUpstream } from "../support/hostile-upstream";
 import { runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";

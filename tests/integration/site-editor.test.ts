@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inboxCopy } from "~/content/inbox";
-import { siteEditorCopy } from "~/content/site-editor";
+import { inboxCopy } from "~/wording/inbox";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { fromContent, formFields, serviceField, type SiteFormValues } from "~/site-content/form";
 import { defaultSiteContent } from "~/site-content/schema.server";
 import { sendAs, type Answer } from "../support/site-http";
@@ -12,9 +12,9 @@ import { useTempDir } from "../support/temp-dir";
 
 /**
  * The owner's Site page and its history over plain HTTP, as a browser without JavaScript posts them, against the built
- * server on SQLite: bad and hand-made posts are answered in words (never a 5xx), a save from a stale revision is
+ * server on SQLite: bad and hand-made posts are answered with a plain message (never a 5xx), a save from a stale revision is
  * refused with who and when, a restore of a version that does not exist is a message, and a database that does not
- * answer is a 503 in words with nothing published.
+ * answer is a 503 with a plain message with nothing published.
  */
 
 const publicUrl = "http://site-editor.example";
@@ -133,7 +133,7 @@ describe("the Site page", () => {
     expect(text).not.toContain('name="services.13.name"');
   });
 
-  it("refuses ten thousand services by the body cap, in words", async () => {
+  it("refuses ten thousand services by the body cap, with a plain message", async () => {
     const body = formBody("save", 0);
     for (let index = 5; index < 10_000; index++) body[serviceField(index, "name")] = `Extra service ${index}`;
     const answer = await send("/inbox/site", { method: "POST", body });
@@ -214,7 +214,7 @@ describe("the Site page", () => {
 });
 
 describe("the history", () => {
-  it("lists versions with their changes and answers a restore of a version that does not exist in words", async () => {
+  it("lists versions with their changes and answers a restore of a version that does not exist with a plain message", async () => {
     const history = decoded((await send("/inbox/site/history")).text);
     expect(history).toContain("Version 1");
     expect(history.replace(/<[^>]+>/g, "")).toContain("Season year: 2025 → 2027");
@@ -248,7 +248,7 @@ describe("the history", () => {
 });
 
 describe("a database that does not answer", () => {
-  it("is a 503 in words and publishes nothing", async () => {
+  it("is a 503 with a plain message and publishes nothing", async () => {
     const before = cli(["activity"]).stdout;
     const revision = revisionIn(await send("/inbox/site"));
     const blocker = new DatabaseSync(databasePath, { timeout: 10_000 });

@@ -8,7 +8,7 @@ import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { useTempDir } from "../support/temp-dir";
 
-/** The site content's draft and versions (issue 24), on SQLite and on PostgreSQL alike. */
+/** The site content's draft and versions, on SQLite and on PostgreSQL alike. */
 
 const temp = useTempDir("haunt-site-store-");
 let postgres: TestDatabases | undefined;

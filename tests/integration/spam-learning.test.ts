@@ -6,7 +6,7 @@ import { sharedPostgres } from "../support/shared-postgres";
 import { ensureBuilt, projectRoot, readInbox, startSite, type SiteServer } from "../support/site-server";
 
 /**
- * The spam filter learns from the owner, shared by every instance (issue 26): two built servers on one PostgreSQL
+ * The spam filter learns from the owner, shared by every instance: two built servers on one PostgreSQL
  * database, the owner logged in to one of them; "Mark as spam" and "Not spam" on the web there change the verdict
  * of the next enquiry like it on the other. The enquiry's page shows the verdict and its reasons; the list marks
  * possible spam.

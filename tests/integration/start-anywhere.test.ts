@@ -8,7 +8,7 @@ import { useTempDir } from "../support/temp-dir";
 
 /**
  * The built server started as an operator might (`cd / && node /app/build/server/index.js`): its static files are the
- * installation's, not the working directory's. And a port that is taken is one line in words and exit code 1.
+ * installation's, not the working directory's. And a port that is taken is one plain line and exit code 1.
  */
 
 const temp = useTempDir("haunt-start-anywhere-");
@@ -61,7 +61,7 @@ describe("a port already in use", () => {
     ["METRICS_PORT", "metrics"],
   ] as const;
   it.each(cases)(
-    "(%s) stops the start with one line in words and exit code 1",
+    "(%s) stops the start with one plain line and exit code 1",
     async (variable, area) => {
       const held = await holdPort("127.0.0.1");
       try {

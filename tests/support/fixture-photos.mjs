@@ -166,7 +166,7 @@ export async function cameraJpeg({ width = 1600, height = 1200, seed = 11 } = {}
 }
 
 /**
- * A large high-entropy camera JPEG (issue 31's upload memory attack): `width` x `height` of fine grain over a
+ * A large high-entropy camera JPEG (the upload memory attack): `width` x `height` of fine grain over a
  * gradient at quality 95, so it really is as large as a 24-megapixel phone photo at its best quality (6000 x 4400 is
  * about 25 MB, 3200 x 2300 about 6.6 MB), stored with EXIF Orientation 6 as phones do. Seeded: the same bytes every
  * time for one seed, different ones across seeds (so uploads of several are several photos).
@@ -185,7 +185,7 @@ export async function largeCameraJpeg({ width = 6000, height = 4400, seed = 1 } 
 }
 
 /**
- * A decompression bomb under the pixel cap (issue 31): an interlaced (Adam7) 16-bit RGBA PNG of `width` x `height`
+ * A decompression bomb under the pixel cap: an interlaced (Adam7) 16-bit RGBA PNG of `width` x `height`
  * of one flat colour. 7000 x 7000 is 49 megapixels, a few hundred KB on disk, and 392 MB once decoded: an interlaced
  * PNG cannot be decoded row by row, so a decoder holds all of it.
  */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
-import type { PhotoSource } from "../../app/content/photo-types";
+import type { PhotoSource } from "../../app/wording/photo-types";
 import type { RenditionEntry } from "../../app/site-content/public-photos.server";
 import type { ClaimedRendition } from "../../app/store/photos.types";
 import type { PhotoStore } from "../../app/store/photos.types";

@@ -2,7 +2,7 @@ import type { Config } from "~/config.server";
 import { EnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
-import type { SiteServices } from "~/services.server";
+import type { SiteServices } from "~/site-services.server";
 import { StoreUnavailableError } from "~/store/sql.server";
 import type { Channel } from "~/store/records";
 import type { InboxStore } from "~/store/store.types";

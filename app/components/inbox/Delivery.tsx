@@ -1,4 +1,4 @@
-import { inboxCopy } from "~/content/inbox";
+import { inboxCopy } from "~/wording/inbox";
 import { channelName, stateName, type DeliveryState } from "~/owner/delivery";
 
 /** One line for a list row: each channel and where its notification stands (app/owner/delivery.ts), states coloured. */

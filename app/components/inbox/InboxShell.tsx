@@ -1,8 +1,8 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { inboxCopy } from "~/content/inbox";
-import { securityCopy } from "~/content/security";
-import { siteEditorCopy } from "~/content/site-editor";
+import { inboxCopy } from "~/wording/inbox";
+import { securityCopy } from "~/wording/security";
+import { siteEditorCopy } from "~/wording/site-editor";
 
 export const buttonClass =
   "inline-flex items-center rounded-md bg-ember-500 px-4 py-2 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300";

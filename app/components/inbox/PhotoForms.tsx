@@ -4,7 +4,7 @@ import { buttonClass, dangerButtonClass, inputClass, quietButtonClass } from "~/
 import { ErrorSummary, type Problem } from "~/components/inbox/form/ErrorSummary";
 import { Field } from "~/components/inbox/form/Field";
 import { TextField } from "~/components/inbox/form/TextField";
-import { photosEditorCopy } from "~/content/photos-editor";
+import { photosEditorCopy } from "~/wording/photos-editor";
 import { limits } from "~/site-content/fields";
 import { photoLimits, photoPlaces } from "~/photos/limits";
 

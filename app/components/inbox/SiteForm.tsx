@@ -4,7 +4,7 @@ import { ErrorSummary } from "~/components/inbox/form/ErrorSummary";
 import { describedBy, FieldMessages } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
 import { TextField } from "~/components/inbox/form/TextField";
-import { siteEditorCopy } from "~/content/site-editor";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { fieldHints, fieldLabels, limits, serviceLabels, type FieldPath } from "~/site-content/fields";
 import { fieldId, fieldOrder, formFields, serviceField, type SiteFormValues } from "~/site-content/form";
 

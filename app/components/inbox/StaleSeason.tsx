@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { linkClass } from "~/components/inbox/InboxShell";
-import { siteEditorCopy } from "~/content/site-editor";
+import { siteEditorCopy } from "~/wording/site-editor";
 import { fieldId, formFields } from "~/site-content/form";
 
 /**

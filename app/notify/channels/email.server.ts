@@ -1,11 +1,11 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { EmailChannelConfig } from "~/config.server";
-import { notificationCopy } from "~/content/site";
+import { notificationCopy } from "~/wording";
 import type { StoredEnquiry } from "~/store/records";
 import { multiLine, oneLine } from "~/text/safety";
-import { defaultSender, signature, type Sender } from "../sender";
-import { DeliveryError, serviceWordsLength, type NotificationChannel } from "./channel";
+import { defaultSender, signature, type Sender } from "~/notify/sender";
+import { DeliveryError, serviceWordsLength, type NotificationChannel } from "~/notify/channels/channel";
 
 /**
  * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is

@@ -6,9 +6,9 @@ import {
   permanentHttpStatuses,
   serviceWordsLength,
   type NotificationChannel,
-} from "./channel";
+} from "~/notify/channels/channel";
 import { oneLine } from "~/text/safety";
-import { formatForUrl, webhookBody } from "./webhook-formats";
+import { formatForUrl, webhookBody } from "~/notify/channels/webhook-formats";
 
 /**
  * A chat webhook: one JSON POST per enquiry in the format its service documents (NOTIFY_WEBHOOK_FORMAT, or chosen from

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dueDay, localTime } from "./clock";
+import { dueDay, localTime } from "~/notify/digest/clock";
 
 describe("the spam digest's clock", () => {
   it("counts the day and the hour in the business's time zone", () => {

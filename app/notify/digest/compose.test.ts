@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { webhookFormats } from "~/config.server";
 import type { StoredEnquiry } from "~/store/records";
-import { composeDigestEmail, digestWebhookBody, firstLine, type SpamDigest } from "./compose";
+import { composeDigestEmail, digestWebhookBody, firstLine, type SpamDigest } from "~/notify/digest/compose";
 
 const spam = (n: number, overrides: Partial<StoredEnquiry> = {}): StoredEnquiry => ({
   id: `e-${n}`,

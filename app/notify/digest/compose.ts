@@ -1,13 +1,13 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
-import { notificationCopy, spamDigestCopy } from "~/content/notifications";
+import { notificationCopy, spamDigestCopy } from "~/wording/notifications";
 import type { StoredEnquiry } from "~/store/records";
-import { defaultSender, signature, type Sender } from "../sender";
+import { defaultSender, signature, type Sender } from "~/notify/sender";
 import { oneLine } from "~/text/safety";
-import { discordEscape, discordLimit, suppressEmbeds } from "../channels/webhook-formats/discord";
-import { googleChatEscape, googleChatLimit } from "../channels/webhook-formats/googlechat";
-import { mattermostEscape, mattermostLimit } from "../channels/webhook-formats/mattermost";
-import { slackEscape, slackLimit } from "../channels/webhook-formats/slack";
-import { adaptiveCardMessage, teamsLimit } from "../channels/webhook-formats/teams";
+import { discordEscape, discordLimit, suppressEmbeds } from "~/notify/channels/webhook-formats/discord";
+import { googleChatEscape, googleChatLimit } from "~/notify/channels/webhook-formats/googlechat";
+import { mattermostEscape, mattermostLimit } from "~/notify/channels/webhook-formats/mattermost";
+import { slackEscape, slackLimit } from "~/notify/channels/webhook-formats/slack";
+import { adaptiveCardMessage, teamsLimit } from "~/notify/channels/webhook-formats/teams";
 
 /**
  * The daily spam digest's words: one e-mail and one chat message listing what was kept aside (name, address, the

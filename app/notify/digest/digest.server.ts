@@ -1,16 +1,16 @@
 import type { NotifyConfig, SpamDigestConfig } from "~/config.server";
 import type { ClaimedDigestSend } from "~/store/digests.types";
 import type { DigestStore } from "~/store/digests.types";
-import { describeFailure } from "../channels/channel";
-import { channelSenders } from "../channel-senders.server";
-import { settleSend } from "../outbox.server";
-import { dueDay } from "./clock";
-import { defaultSender, type Sender } from "../sender";
-import { composeDigestEmail, digestWebhookBody, type SpamDigest } from "./compose";
+import { describeFailure } from "~/notify/channels/channel";
+import { channelSenders } from "~/notify/channel-senders.server";
+import { settleSend } from "~/notify/outbox-round.server";
+import { dueDay } from "~/notify/digest/clock";
+import { defaultSender, type Sender } from "~/notify/sender";
+import { composeDigestEmail, digestWebhookBody, type SpamDigest } from "~/notify/digest/compose";
 import { log as logger } from "~/log.server";
 
 /**
- * One round of the daily spam digest, run by each instance now and then (server/spam-digest.ts): once the day's hour
+ * One round of the daily spam digest, run by each instance now and then (server/spam-digest-loop.ts): once the day's hour
  * has come, claim the day (one instance gets it; the others find it taken), then send the day's digest on each channel
  * whose send this instance can claim, and settle it: sent, retried later with the outbox's backoff for a day after
  * the claim, or failed. A send is claimed under a lease and settled only by its holder, so it goes out once.

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/react";
-import { brand } from "~/content/shared";
-import { securityCopy } from "~/content/security";
+import { brand } from "~/wording/shared";
+import { securityCopy } from "~/wording/security";
 import { clientKey } from "~/http/rate-limit.server";
 import { requireFreshToAddFactor, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { announceFactorAdded } from "~/owner/new-login.server";
@@ -81,7 +81,7 @@ const start: SecurityIntent = async ({ context }, session) => {
 /**
  * "Confirm" (step-up first, as for starting): a right code from the app turns the codes on (its step is used up: it
  * cannot log in again), makes ten recovery codes, and is announced like a new login. It is not this session's second
- * factor passed (adding one never makes the factor fresh: issue 31); an operator who had to set one up goes on to
+ * factor passed (adding one never makes the factor fresh); an operator who had to set one up goes on to
  * the inbox at once, under a new session id.
  */
 const confirm: SecurityIntent = async ({ request, context }, session, form) => {

@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/react";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { clientKey } from "~/http/rate-limit.server";
 import { requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { absoluteTime } from "~/text/time";

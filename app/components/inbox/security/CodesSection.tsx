@@ -3,7 +3,7 @@ import { buttonClass, dangerButtonClass, inputClass, quietButtonClass } from "~/
 import { Field } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
 import { SecuritySection } from "~/components/inbox/security/SecuritySection";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 
 export interface CodesState {
   confirmed: boolean;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { quietButtonClass } from "~/components/inbox/InboxShell";
 import { Notice } from "~/components/inbox/form/Notice";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { problemWords, proveWithPasskey, usePasskeySupport } from "~/owner/passkey-client";
 
 /**

@@ -5,7 +5,7 @@ import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Field } from "~/components/inbox/form/Field";
 import { Notice } from "~/components/inbox/form/Notice";
 import { SecuritySection } from "~/components/inbox/security/SecuritySection";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 import { addPasskey, problemWords, useBrowserName, usePasskeySupport } from "~/owner/passkey-client";
 
 export interface PasskeyRow {

@@ -3,7 +3,7 @@ import { dangerButtonClass, quietButtonClass } from "~/components/inbox/InboxShe
 import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Notice } from "~/components/inbox/form/Notice";
 import { SecuritySection } from "~/components/inbox/security/SecuritySection";
-import { securityCopy } from "~/content/security";
+import { securityCopy } from "~/wording/security";
 
 export interface SessionRow {
   id: string;

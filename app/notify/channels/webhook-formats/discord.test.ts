@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedEnquiry } from "../../../../tests/support/enquiry";
-import { discordBody, discordLimit, suppressEmbeds } from "./discord";
+import { discordBody, discordLimit, suppressEmbeds } from "~/notify/channels/webhook-formats/discord";
 
 describe("the Discord payload", () => {
   it("is content, no mentions parsed, embeds suppressed: nothing else", () => {

@@ -1,5 +1,5 @@
 import type { StoredEnquiry } from "~/store/records";
-import { fitText, summaryText } from "./text";
+import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
 
 /**
  * Discord's execute-webhook (discord.com/api/webhooks/…): `content` of at most 2,000 characters, rendered as markdown.

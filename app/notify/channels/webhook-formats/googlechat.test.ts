@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedEnquiry } from "../../../../tests/support/enquiry";
-import { googleChatBody, googleChatLimit } from "./googlechat";
+import { googleChatBody, googleChatLimit } from "~/notify/channels/webhook-formats/googlechat";
 
 describe("the Google Chat payload", () => {
   it("is { text } and nothing else (Chat rejects unknown fields)", () => {

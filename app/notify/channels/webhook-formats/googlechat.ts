@@ -1,5 +1,5 @@
 import type { StoredEnquiry } from "~/store/records";
-import { fitText, summaryText } from "./text";
+import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
 
 /**
  * Google Chat incoming webhooks (chat.googleapis.com): `{ text }` and nothing else (the API rejects unknown fields).

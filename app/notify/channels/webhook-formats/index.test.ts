@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatForUrl } from "./index";
+import { formatForUrl } from "~/notify/channels/webhook-formats/index";
 
 describe("the format chosen from the webhook URL's host", () => {
   it.each([

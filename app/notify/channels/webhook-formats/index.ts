@@ -1,11 +1,11 @@
 import type { WebhookFormat } from "~/config.server";
 import type { StoredEnquiry } from "~/store/records";
-import { discordBody } from "./discord";
-import { googleChatBody } from "./googlechat";
-import { jsonBody } from "./json";
-import { mattermostBody } from "./mattermost";
-import { slackBody } from "./slack";
-import { teamsBody } from "./teams";
+import { discordBody } from "~/notify/channels/webhook-formats/discord";
+import { googleChatBody } from "~/notify/channels/webhook-formats/googlechat";
+import { jsonBody } from "~/notify/channels/webhook-formats/json";
+import { mattermostBody } from "~/notify/channels/webhook-formats/mattermost";
+import { slackBody } from "~/notify/channels/webhook-formats/slack";
+import { teamsBody } from "~/notify/channels/webhook-formats/teams";
 
 /** Each format NOTIFY_WEBHOOK_FORMAT names: one file each, a pure function from an enquiry to a JSON body. */
 const bodies: Record<WebhookFormat, (enquiry: StoredEnquiry) => unknown> = {

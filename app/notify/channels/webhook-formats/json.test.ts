@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedEnquiry } from "../../../../tests/support/enquiry";
-import { jsonBody } from "./json";
+import { jsonBody } from "~/notify/channels/webhook-formats/json";
 
 describe("the json payload", () => {
   it("keeps the whole enquiry, with a short text and content beside it", () => {

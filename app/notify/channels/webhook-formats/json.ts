@@ -1,6 +1,6 @@
 import type { StoredEnquiry } from "~/store/records";
-import { slackEscape } from "./slack";
-import { fitText, summaryText } from "./text";
+import { slackEscape } from "~/notify/channels/webhook-formats/slack";
+import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
 
 /**
  * Any other receiver (an automation service, your own endpoint): the whole enquiry as JSON, with a short `text`

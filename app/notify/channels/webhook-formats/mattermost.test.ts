@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedEnquiry } from "../../../../tests/support/enquiry";
-import { mattermostBody, mattermostEscape, mattermostLimit } from "./mattermost";
+import { mattermostBody, mattermostEscape, mattermostLimit } from "~/notify/channels/webhook-formats/mattermost";
 
 describe("the Mattermost payload", () => {
   it("is { text } only", () => {

@@ -1,5 +1,5 @@
 import type { StoredEnquiry } from "~/store/records";
-import { fitText, summaryText } from "./text";
+import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
 
 /**
  * Mattermost incoming webhooks (self-hosted, so chosen with NOTIFY_WEBHOOK_FORMAT=mattermost): `{ text }` in markdown,

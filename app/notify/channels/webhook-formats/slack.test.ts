@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedEnquiry } from "../../../../tests/support/enquiry";
-import { slackBody, slackLimit } from "./slack";
+import { slackBody, slackLimit } from "~/notify/channels/webhook-formats/slack";
 
 describe("the Slack payload", () => {
   it("is { text } only, with & < > escaped so no mention or link is made", () => {

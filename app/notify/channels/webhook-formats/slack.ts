@@ -1,5 +1,5 @@
 import type { StoredEnquiry } from "~/store/records";
-import { fitText, summaryText } from "./text";
+import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
 
 /**
  * Slack incoming webhooks (hooks.slack.com): `{ text }` in mrkdwn. Slack reads `<…>` as links and mentions

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedEnquiry } from "../../../../tests/support/enquiry";
-import { teamsBody } from "./teams";
+import { teamsBody } from "~/notify/channels/webhook-formats/teams";
 
 describe("the Teams (Workflows) payload", () => {
   it("is a message with one Adaptive Card attachment; the visitor's words only in plain TextRuns", () => {

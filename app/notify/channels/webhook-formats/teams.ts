@@ -1,7 +1,7 @@
-import { notificationCopy } from "~/content/notifications";
+import { notificationCopy } from "~/wording/notifications";
 import type { StoredEnquiry } from "~/store/records";
 import { multiLine } from "~/text/safety";
-import { fitText, headLine } from "./text";
+import { fitText, headLine } from "~/notify/channels/webhook-formats/text";
 
 /**
  * Microsoft Teams through a Workflows (Power Automate) webhook, or an incoming webhook on *.webhook.office.com: a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { notificationCopy } from "~/content/notifications";
-import { fitText } from "./text";
+import { notificationCopy } from "~/wording/notifications";
+import { fitText } from "~/notify/channels/webhook-formats/text";
 
 const note = notificationCopy.truncated;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

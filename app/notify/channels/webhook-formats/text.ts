@@ -1,4 +1,4 @@
-import { notificationCopy } from "~/content/notifications";
+import { notificationCopy } from "~/wording/notifications";
 import type { StoredEnquiry } from "~/store/records";
 import { multiLine, oneLine } from "~/text/safety";
 

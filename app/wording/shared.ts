@@ -68,7 +68,7 @@ export const errorPage = {
   message: "An unexpected error stopped this page from loading. Please try again in a moment.",
 } as const;
 
-/** A post refused before its page could handle it (app/http/admit.server.ts); the page shows the reason in words. */
+/** A post refused before its page could handle it (app/http/admit.server.ts); the page shows the reason spelled out. */
 export const refusals = {
   title: (businessName: string) => `Not sent | ${businessName}`,
   heading: "That could not be sent",

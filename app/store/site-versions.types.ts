@@ -1,5 +1,5 @@
 /**
- * The site content's part of the store: the draft, the published versions and what each changed (app/store/site.server.ts).
+ * The site content's part of the store: the draft, the published versions and what each changed (app/store/site-versions.server.ts).
  */
 
 /** One field a publish changed, in the owner's words: "Season year: 2025 → 2027". */
@@ -37,13 +37,13 @@ export interface StaleDraft {
   draft: SiteDraft;
 }
 
-/** The site's content: the draft, the published versions and what each changed (app/store/site.server.ts). */
+/** The site's content: the draft, the published versions and what each changed (app/store/site-versions.server.ts). */
 export interface SiteStore {
   /** The newest published version's number (0: none yet): what every instance polls. */
   latestSiteVersion(): Promise<number>;
   /**
    * The newest version's number and how many photo renditions are ready, in one query: what every instance polls, so
-   * a photo encoded after the publish goes public by itself (server/site-content.ts).
+   * a photo encoded after the publish goes public by itself (server/site-content-poll.ts).
    */
   siteState(): Promise<{ version: number; readyRenditions: number }>;
   /** The newest published version, or null when the site still shows the defaults. */

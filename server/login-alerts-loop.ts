@@ -2,7 +2,7 @@ import { backgroundLoop, loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createLoginAlertRound } from "~/notify/login-alert.server";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
-import { configuredChannels, publishedSender } from "./outbox";
+import { configuredChannels, publishedSender } from "./outbox-loop";
 import { log } from "~/log.server";
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Every business word and constant of the site, in one place to import from: components, routes, tests and the
- * Tailwind config all read from `~/content/site`, and operators change copy in the files it gathers, nowhere else:
+ * Tailwind config all read from `~/wording`, and operators change copy in the files it gathers, nowhere else:
  *
  * - `shared.ts`: brand, navigation, header, footer, breakpoints, the not-found and error pages (every page shows these)
  * - `home.ts`: the home page, season notice, services and carousel

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { backgroundLoop, loopSlot, type BackgroundLoop } from "~/background-loop.server";
-import { photoEncodingWords } from "~/content/photo-encoding";
+import { photoEncodingWords } from "~/wording/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { photoTurn } from "~/photos/turns.server";
@@ -12,7 +12,7 @@ import { log as logger } from "~/log.server";
  * The process's background photo encoder (docs/photos.md): started when the inbox database opens, it claims ONE
  * pending rendition at a time (any instance's upload; the database gives each to one instance), encodes it with the
  * site's one encoder, stores each file as it is made (the owner's page counts them) and marks it ready with its entry
- * or failed with the reason in words. Woken at once by an upload here, it also looks every 2 s for other instances'.
+ * or failed with the reason spelled out. Woken at once by an upload here, it also looks every 2 s for other instances'.
  * A process that dies while encoding leaves its claim to run out; another instance (or the next start) takes it over,
  * and nothing is served until a rendition is ready.
  */
@@ -41,7 +41,7 @@ const running = loopSlot();
 
 const log = (message: string) => logger.info(`photos: ${message}`);
 
-/** The reason in words for a photo the encoder refused. */
+/** The reason spelled out for a photo the encoder refused. */
 function refusedWords(error: PhotoRefused): string {
   if (error.reason === "not-image") return photoEncodingWords.notImage;
   if (error.reason === "too-large" && error.width) return photoEncodingWords.tooLarge(error.width, error.height);

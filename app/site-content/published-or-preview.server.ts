@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { data } from "@remix-run/react";
-import type { PublicPhotos } from "~/content/photo-types";
+import type { PublicPhotos } from "~/wording/photo-types";
 import { asOperator } from "~/owner/gate.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
 import { publicSite, type PublicSite } from "~/site-content/public-site";
@@ -8,7 +8,7 @@ import { contentFromJson, type SiteContent } from "~/site-content/schema.server"
 
 /**
  * The one way a page's loader reads the site's content: the published version this request started with
- * (`context.site`, the process's copy, kept current by server/site-content.ts), or for `?preview` the owner's draft —
+ * (`context.site`, the process's copy, kept current by server/site-content-poll.ts), or for `?preview` the owner's draft —
  * for a logged-in operator only (anyone else gets the login page), never cached, never indexed.
  */
 

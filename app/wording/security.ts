@@ -170,7 +170,7 @@ export const securityCopy = {
     securityButton: "Open the Security page",
   },
   /**
-   * The notification sent when a factor is added to an account (issue 31): someone holding a session could otherwise
+   * The notification sent when a factor is added to an account: someone holding a session could otherwise
    * add their own and come back later without the password; it is announced on the same channels as a new login.
    */
   factorAlert: {

@@ -4,7 +4,7 @@
  * with a marker) and spam (only on strong evidence). Pure: the owner's lessons come in as counts. See
  * docs/spam-and-retention.md.
  */
-import { spamReasons } from "~/content/spam-reasons";
+import { spamReasons } from "~/wording/spam-reasons";
 import type { FormTokenProblem } from "~/enquiry/form-token.server";
 import {
   featureOf,
@@ -31,7 +31,7 @@ export interface SpamJudgement {
   verdict: SpamVerdictName;
   /** 0..1: how likely spam (1 for a bot's behaviour). */
   score: number;
-  /** What weighed most, in words the owner reads (also for a verdict of none, when anything pointed at spam). */
+  /** What weighed most, in terms the owner reads (also for a verdict of none, when anything pointed at spam). */
   reasons: string[];
 }
 

@@ -125,7 +125,7 @@ export const inboxCopy = {
       lastError: "Last error",
       nextAttempt: "Next attempt",
     },
-    /** A sender's error (as the outbox recorded it) in words an owner can act on; the raw text is shown beside it. */
+    /** A sender's error (as the outbox recorded it) in terms an owner can act on; the raw text is shown beside it. */
     errors: {
       refused: "The server refused the connection: it is down or the address is wrong.",
       timeout: "The server did not answer in time.",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FormTokenProblem } from "~/enquiry/form-token.server";
-import { judgeEnquiry } from "~/enquiry/spam";
+import { judgeEnquiry } from "~/enquiry/spam.server";
 
 const plain = { name: "Jane Doe", email: "jane@example.com", message: "Do you build animatronic werewolves?" };
 

@@ -1,6 +1,6 @@
 /**
- * Why an uploaded photo could not be made ready for the site (issue 25), as the owner's Photos page shows it beside
- * the photo: kept with the rendition that failed (server/photo-encoder.ts).
+ * Why an uploaded photo could not be made ready for the site, as the owner's Photos page shows it beside
+ * the photo: kept with the rendition that failed (server/photo-encoder-loop.ts).
  */
 export const photoEncodingWords = {
   notImage: "This file is not a JPEG, PNG, WebP or AVIF photo. Save it as JPEG and upload it again.",

@@ -1,4 +1,4 @@
-/** The shape of app/content/photos.generated.ts, which scripts/photos.mjs writes from the owner's photos/ folder. */
+/** The shape of app/wording/photos.generated.ts, which scripts/photos.mjs writes from the owner's photos/ folder. */
 
 /** One encoded size of a photo; `src` is under /build/ (content-hashed, cached for a year). */
 export interface PhotoSource {
@@ -27,7 +27,7 @@ export interface PhotoManifest {
 }
 
 /**
- * The photos the public pages show (issue 25): per place, the owner's published photo once encoded, else the build's
+ * The photos the public pages show: per place, the owner's published photo once encoded, else the build's
  * (photos/), else null (the drawn art); the captions are the owner's; the link-preview image from the first slide.
  */
 export interface PublicPhotos extends PhotoManifest {

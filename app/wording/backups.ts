@@ -5,7 +5,7 @@
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** A whole number of hours (under two days) or days, in words. */
+/** A whole number of hours (under two days) or days, with a plain message. */
 export function ageWords(ms: number): string {
   const hours = Math.floor(ms / 3_600_000);
   if (hours < 1) return plural(Math.max(1, Math.floor(ms / 60_000)), "minute", "minutes");

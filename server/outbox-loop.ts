@@ -4,16 +4,16 @@ import type { NotificationChannel } from "~/notify/channels/channel";
 import { createEmailChannel } from "~/notify/channels/email.server";
 import { formatForUrl } from "~/notify/channels/webhook-formats";
 import { createWebhookChannel } from "~/notify/channels/webhook.server";
-import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox.server";
+import { createOutbox, type Outbox, type OutboxOptions } from "~/notify/outbox-round.server";
 import type { Sender } from "~/notify/sender";
 import type { Channel } from "~/store/records";
 import type { NotificationStore } from "~/store/notifications.types";
-import { getConfig } from "./config";
-import { currentSite } from "./site-content";
+import { getConfig } from "./environment";
+import { currentSite } from "./site-content-poll";
 import { log } from "~/log.server";
 
 /**
- * The server process's notification sender: one outbox (app/notify/outbox.server.ts) for the configured channels,
+ * The server process's notification sender: one outbox (app/notify/outbox-round.server.ts) for the configured channels,
  * started once the inbox database is open, woken by each enquiry this process stores, stopped at the shutdown signal.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterFailure, maxRetryMs, retryDelayMs, retryWindowMs } from "~/notify/outbox.server";
+import { afterFailure, maxRetryMs, retryDelayMs, retryWindowMs } from "~/notify/outbox-round.server";
 
 describe("the retry schedule", () => {
   it("retries the first failure within 10 s", () => {

@@ -4,7 +4,7 @@ import { resolvePhotos } from "~/site-content/public-photos.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
 import type { PhotoStore } from "~/store/photos.types";
-import type { SiteStore } from "~/store/site.types";
+import type { SiteStore } from "~/store/site-versions.types";
 import { log } from "~/log.server";
 
 /**

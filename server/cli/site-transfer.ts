@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { siteTransferCopy as copy } from "~/content/site-transfer";
+import { siteTransferCopy as copy } from "~/wording/site-transfer";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { describeChanges } from "~/site-content/changes";
 import { publishContent, publishedContent } from "~/site-content/publish.server";
@@ -11,7 +11,7 @@ import type { OwnerIo } from "./operators";
 /**
  * `npm run inbox -- site export` and `site import FILE`: the site's published content as a file, and a file published
  * as a new version the way the Site page publishes (one transaction, its history entry and activity entry). Running
- * servers learn of it by their poll (server/site-content.ts).
+ * servers learn of it by their poll (server/site-content-poll.ts).
  */
 
 export const siteUsage = copy.usage;

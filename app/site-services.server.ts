@@ -33,7 +33,7 @@ export interface BackupStatus {
   /** When this process last tried one, and whether it worked (null: not tried yet). */
   lastAttemptAt: Date | null;
   ok: boolean | null;
-  /** Why the last attempt failed, in words (null when it worked). */
+  /** Why the last attempt failed, with a plain message (null when it worked). */
   error: string | null;
   lastSuccessAt: Date | null;
   /** The newest backup in BACKUP_DIR (taken by this process, an earlier one or the command), and its age now. */
@@ -42,7 +42,7 @@ export interface BackupStatus {
 }
 
 /**
- * What the running server gives the app: built once by server/services.ts and handed to every
+ * What the running server gives the app: built once by server/service-lifecycle.ts and handed to every
  * loader and action as `context.services`, so the app holds no process state of its own. Tests build their own.
  */
 export interface SiteServices {

@@ -2,17 +2,17 @@ import { createEnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import type { RateLimitStore } from "~/http/rate-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
-import type { SiteServices } from "~/services.server";
+import type { SiteServices } from "~/site-services.server";
 import type { InboxStore } from "~/store/store.types";
 import { backupStatus, startBackups, stopBackups } from "./backups";
-import { getConfig } from "./config";
+import { getConfig } from "./environment";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
-import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts";
+import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts-loop";
 import { siteMetrics } from "./metrics";
-import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox";
-import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder";
-import { refreshSite, startSiteContent, stopSiteContent } from "./site-content";
-import { startSpamDigest, stopSpamDigest } from "./spam-digest";
+import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox-loop";
+import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder-loop";
+import { refreshSite, startSiteContent, stopSiteContent } from "./site-content-poll";
+import { startSpamDigest, stopSpamDigest } from "./spam-digest-loop";
 import { log } from "~/log.server";
 
 /**

@@ -2,7 +2,7 @@ import { backgroundLoop, loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createDigestRound } from "~/notify/digest/digest.server";
 import type { DigestStore } from "~/store/digests.types";
-import { configuredChannels, publishedSender } from "./outbox";
+import { configuredChannels, publishedSender } from "./outbox-loop";
 import { log } from "~/log.server";
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { transaction, type Row, type SqlClient } from "~/store/sql.server";
-import type { SiteChange, SiteDraft, SiteStore, SiteVersion } from "~/store/site.types";
+import type { SiteChange, SiteDraft, SiteStore, SiteVersion } from "~/store/site-versions.types";
 
 /**
- * The site's content in the database (issue 24, ADR 0030): one draft row whose revision every save raises (compared
+ * The site's content in the database (ADR 0030): one draft row whose revision every save raises (compared
  * and raised in one UPDATE, so of two saves from the same revision exactly one lands, on any instance), and the
  * published versions, numbered in the same transaction as the save that made them. Written once for SQLite and
  * PostgreSQL.
