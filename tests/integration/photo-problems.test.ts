@@ -19,7 +19,7 @@ function siteWith(photos: Record<string, Buffer | string>): string {
   const dir = temp.dir();
   mkdirSync(join(dir, "scripts"));
   mkdirSync(join(dir, "photos"));
-  mkdirSync(join(dir, "app", "content"), { recursive: true });
+  mkdirSync(join(dir, "app", "wording"), { recursive: true });
   mkdirSync(join(dir, "public", "images", "carousel"), { recursive: true });
   mkdirSync(join(dir, "app", "photos"));
   copyFileSync(join(projectRoot, "scripts", "photos.mjs"), join(dir, "scripts", "photos.mjs"));
@@ -36,7 +36,7 @@ function siteWith(photos: Record<string, Buffer | string>): string {
 
 function build(dir: string) {
   const run = spawnSync(process.execPath, ["scripts/photos.mjs"], { cwd: dir, encoding: "utf8", timeout: 55_000 });
-  const manifest = join(dir, "app", "content", "photos.generated.ts");
+  const manifest = join(dir, "app", "wording", "photos.generated.ts");
   return {
     code: run.status,
     stdout: run.stdout,
