@@ -113,8 +113,9 @@ function encoderLoop(store: PhotoStore, leaseMs: number): BackgroundLoop {
             failing = false;
             if (claim) await encode(claim, stopping);
           },
-          // A collection after each: the original (25 MB at most), the working copy and the files are garbage then.
-          { queueLimit: false, release: true },
+          // A collection after each photo encoded: the original (25 MB at most), the working copy and the files are
+          // garbage then. Not after a poll that found nothing: an idle server would collect every 2 s.
+          { queueLimit: false, release: () => claim !== null },
         );
       } catch (error) {
         // The database is down (or went away mid-encode): the claim runs out and is taken again later.

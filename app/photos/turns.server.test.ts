@@ -1,3 +1,4 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { maxWaiting, photoTurn, PhotosBusy, turnAvailable, waitingTurns } from "./turns.server";
 
@@ -35,4 +36,39 @@ describe("one photo turn at a time", () => {
     await expect(photoTurn(() => Promise.reject(new Error("broken photo")))).rejects.toThrow("broken photo");
     expect(await photoTurn(work("after"), { release: true })).toBe("after");
   });
+
+  it("collects garbage after the work only when asked, and asks a function after the work (an idle poll: none)", async () => {
+    // Forced full collections (gc()), as V8 reports them; V8's own collections carry no "forced" flag.
+    const forced: PerformanceEntry[] = [];
+    const observer = new PerformanceObserver((list) =>
+      forced.push(
+        ...list
+          .getEntries()
+          .filter((entry) => (gcFlags(entry) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0),
+      ),
+    );
+    observer.observe({ entryTypes: ["gc"] });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      let held = false;
+      await photoTurn(async () => undefined, { queueLimit: false, release: () => held });
+      await photoTurn(async () => undefined);
+      await settle();
+      expect(forced).toHaveLength(0);
+      await photoTurn(
+        async () => {
+          held = true;
+        },
+        { queueLimit: false, release: () => held },
+      );
+      await photoTurn(async () => undefined, { release: true });
+      await settle();
+      expect(forced).toHaveLength(2);
+    } finally {
+      observer.disconnect();
+    }
+  });
 });
+
+/** A "gc" entry's flags (Node.js puts them in `detail`, which the DOM's PerformanceEntry type does not name). */
+const gcFlags = (entry: PerformanceEntry) => (entry as { detail?: { flags?: number } }).detail?.flags ?? 0;
