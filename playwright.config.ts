@@ -45,34 +45,47 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
-  webServer: [
-    {
-      command: `node tests/support/fake-upstream.mjs --port ${e2eServers.upstream.port}`,
-      url: `${e2eServers.upstream.url}/__control/count`,
-      reuseExistingServer: false,
-      timeout: 20_000,
+  // The fake upstream and the servers several files use, started together by one launcher (tests/e2e/start-servers.mjs)
+  // and alive for the whole run; a server only one file uses is started by that file (tests/e2e/file-server.ts).
+  webServer: {
+    command: `node tests/e2e/start-servers.mjs ${e2eServers.launcherPort}`,
+    url: `http://127.0.0.1:${e2eServers.launcherPort}/`,
+    env: {
+      E2E_SERVERS: JSON.stringify([
+        {
+          command: process.execPath,
+          args: ["tests/support/fake-upstream.mjs", "--port", String(e2eServers.upstream.port)],
+          env: {},
+          health: `${e2eServers.upstream.url}/__control/count`,
+        },
+        ...[
+          e2eServers.site,
+          e2eServers.embedded,
+          e2eServers.stuck,
+          e2eServers.refused,
+          e2eServers.owner,
+          e2eServers.ownerAtDefault,
+          e2eServers.spam,
+          e2eServers.securitySessions,
+          e2eServers.passkeys,
+        ].map((server) => ({
+          command: "npm",
+          args: ["start"],
+          // LOG_FORMAT=text: stderr is shown to whoever runs the tests, in the lines a person reads.
+          env: {
+            ...server.env,
+            HOST: "127.0.0.1",
+            PORT: String(server.port),
+            NODE_ENV: "production",
+            LOG_FORMAT: "text",
+          },
+          health: `${server.url}/healthz`,
+        })),
+      ]),
     },
-    ...[
-      e2eServers.site,
-      e2eServers.embedded,
-      e2eServers.stuck,
-      e2eServers.refused,
-      e2eServers.owner,
-      e2eServers.ownerAtDefault,
-      e2eServers.spam,
-      e2eServers.photosOwnerJs,
-      e2eServers.photosOwnerNoJs,
-      e2eServers.securitySessions,
-      e2eServers.passkeys,
-    ].map((server) => ({
-      command: "npm start",
-      url: `${server.url}/healthz`,
-      // LOG_FORMAT=text: stderr is shown to whoever runs the tests, in the lines a person reads.
-      env: { ...server.env, HOST: "127.0.0.1", PORT: String(server.port), NODE_ENV: "production", LOG_FORMAT: "text" },
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: "ignore" as const,
-      stderr: "pipe" as const,
-    })),
-  ],
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
 });

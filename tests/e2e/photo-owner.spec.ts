@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import exifr from "exifr";
 import sharp from "sharp";
 import { photosEditorCopy } from "../../app/wording/photos-editor";
 import { siteEditorCopy } from "../../app/wording/site-editor";
+import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -14,17 +15,15 @@ import { e2eServers } from "./servers";
  * The owner's Photos page with JavaScript on and off: upload a phone's JPEG (GPS in its EXIF) into Carousel slide 1
  * with its alt text, see it listed with its progress, Publish on the Site page; a file that is not a photo refused in
  * words with what was typed kept; remove the photo and restore the version that had it from History. Publishing is
- * one per database, so each project has its own server and this file's tests run in order on it.
- *
- * The carousel half (the published photo on the public home page, every variant free of metadata) needs the
- * background encoder (server/photo-encoder-loop.ts): it runs once that file exists.
+ * one per database, so each project has its own server, started for this file (tests/e2e/file-server.ts), and this
+ * file's tests run in order on it. The published photo on the public home page waits for the background encoder.
  */
 
 test.describe.configure({ mode: "serial" });
 
 const words = photosEditorCopy;
 const serverFor = (jsEnabled: boolean) => (jsEnabled ? e2eServers.photosOwnerJs : e2eServers.photosOwnerNoJs);
-const encoderMerged = existsSync(join(import.meta.dirname, "../../server/photo-encoder-loop.ts"));
+serveDuringFile(serverFor);
 /** Screenshots of the page for a person to look at, when asked for (PHOTO_SHOTS=/tmp/shots-25). */
 const shots = process.env.PHOTO_SHOTS;
 
@@ -105,14 +104,14 @@ async function homeShowing(server: { url: string }, alt: string): Promise<string
         html = await (await fetch(`${server.url}/`, { signal: AbortSignal.timeout(10_000) })).text();
         return html.includes(`alt="${alt}"`);
       },
-      { timeout: 90_000, intervals: [1000] },
+      { timeout: 30_000, intervals: [500] },
     )
     .toBe(true);
   return html;
 }
 
 test("upload a phone's JPEG into Carousel slide 1, see its progress, publish it", async ({ page, jsEnabled }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(60_000);
   const server = await openPhotos(page, jsEnabled);
   const alt = `A werewolf in the barn ${randomUUID().slice(0, 8)}`;
   const file = await cameraJpeg(`werewolf-${jsEnabled ? "js" : "no-js"}.jpg`, jsEnabled ? 3 : 5);
@@ -137,9 +136,8 @@ test("upload a phone's JPEG into Carousel slide 1, see its progress, publish it"
 
   await publish(page, jsEnabled, /^Carousel slide 1 photo:.*→ photo /);
 
-  if (!encoderMerged) return;
-  // With the encoder : the photo on the public carousel with its alt text, every variant
-  // served without the phone's metadata.
+  // Once the background encoder has made its files: the photo on the public carousel with its alt text, every
+  // variant served without the phone's metadata.
   const home = await homeShowing(server, alt);
   await page.goto(`${server.url}/`);
   await expect(page.getByRole("img", { name: alt })).toBeVisible();
@@ -188,7 +186,7 @@ test("remove the photo (the drawn art comes back), then restore the version that
   page,
   jsEnabled,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(60_000);
   const server = await openPhotos(page, jsEnabled);
   const slide = place(page, "Carousel slide 1");
   const alt = await slide.getByLabel(words.edit.alt, { exact: true }).inputValue();
@@ -213,5 +211,5 @@ test("remove the photo (the drawn art comes back), then restore the version that
   await page.goto(`${server.url}/inbox/site/photos`);
   if (jsEnabled) await waitForHydration(page);
   await expect(place(page, "Carousel slide 1").getByLabel(words.edit.alt, { exact: true })).toHaveValue(alt);
-  if (encoderMerged) await homeShowing(server, alt);
+  await homeShowing(server, alt);
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
  * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below; +3/+4 the rate
  * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
  * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
- * sessions and the erase step-up); the photo servers take +40 to +59. Playwright starts the servers every file uses
+ * sessions and the erase step-up); the photo servers take +40 to +59; +60 the launcher's ready signal. Playwright starts the servers every file uses
  * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
 const portCount = 61;
@@ -131,6 +131,8 @@ function limitedServer(port: number) {
 }
 
 export const e2eServers = {
+  /** tests/e2e/start-servers.mjs answers here once every shared server does. */
+  launcherPort: base + 60,
   upstream: { port: upstreamPort, url: url(upstreamPort) },
   site: {
     port: base,

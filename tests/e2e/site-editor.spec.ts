@@ -59,7 +59,7 @@ test("the season warning on /inbox leads to the Site page while the site offers 
   jsEnabled,
 }) => {
   // A publish and three owner pages, like the file's other tests (CI timed out here once at load average 15).
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   const { server } = await openSite(page, jsEnabled);
   // The season this file starts from (the server's database outlives a run): 2025, open, no close date.
   await field(page, "Season year").fill("2025");
@@ -78,7 +78,7 @@ test("the season warning on /inbox leads to the Site page while the site offers 
 });
 
 test("edit the season and a service, save a draft, preview it, publish it", async ({ page, jsEnabled, browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   const { server } = await openSite(page, jsEnabled);
   const token = randomUUID().slice(0, 8);
   expect(await seriousA11yViolations(page)).toEqual([]);
@@ -136,7 +136,7 @@ test("a close date in the past closes orders with the owner's line; History rest
   page,
   jsEnabled,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   const { server } = await openSite(page, jsEnabled);
   const token = randomUUID().slice(0, 8);
   const year = await field(page, "Season year").inputValue();
@@ -173,7 +173,7 @@ test("two operators at once: the later save is refused with who and when, and ke
   jsEnabled,
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   const { operator: first } = await openSite(page, jsEnabled);
   const second = await browser.newContext({ javaScriptEnabled: jsEnabled });
   try {
@@ -203,7 +203,7 @@ test("two operators at once: the later save is refused with who and when, and ke
 });
 
 test("bad input: a message per field, tied to it, and everything typed kept", async ({ page, jsEnabled }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   await openSite(page, jsEnabled);
   const token = randomUUID().slice(0, 8);
   await field(page, "Season year").fill("25");
@@ -239,7 +239,7 @@ test("bad input: a message per field, tied to it, and everything typed kept", as
 });
 
 test("services are added, moved and removed without saving, keeping what was typed", async ({ page, jsEnabled }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   const { server } = await openSite(page, jsEnabled);
   const token = randomUUID().slice(0, 8);
   const count = await page.locator('input[name^="services."][name$=".name"]').count();

@@ -141,7 +141,11 @@ describe("the new-login alert", () => {
     expect(receiver.posts).toHaveLength(2);
     expect(sink.messages[1]!.text).toContain("Browser: Firefox on Windows");
     expect((receiver.posts[1]!.json as { content: string }).content).toContain("Browser: Firefox on Windows");
-    expect(site.logEvents("login-alert").filter((entry) => entry.outcome === "sent")).toHaveLength(4);
+    // Each send is logged once it is recorded: the line reaches this process through the server's output a moment
+    // after the row says sent.
+    const sentLines = () => site.logEvents("login-alert").filter((entry) => entry.outcome === "sent");
+    await waitFor(() => sentLines().length >= 4, "the sends logged", 10_000);
+    expect(sentLines()).toHaveLength(4);
   });
 
   it("waits for an SMTP server that is down at the login, and delivers once when it is back", async () => {
