@@ -14,6 +14,7 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? debianChromium;
 
 export default defineConfig({
   testDir: "./tests/e2e",
+  globalSetup: "./tests/e2e/setup.ts",
   // Its own folder: Playwright empties outputDir at start, and test-results/ also holds vitest's report.
   outputDir: "test-results/e2e-artifacts",
   fullyParallel: true,

@@ -39,7 +39,7 @@ test("visitors' bidi controls are shown as U+FFFD and long words wrap on every o
   open,
   jsEnabled,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   const token = randomUUID().slice(0, 8);
   const operator = newOperator();
 

@@ -59,7 +59,7 @@ test("a passkey: added at set-up, the login alone, the second step, never remove
 }) => {
   test.skip(!jsEnabled, "passkeys need JavaScript");
   // Many steps, each a page and a ceremony: more than one test's usual 30 s on a busy machine.
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const first = await virtualAuthenticator(cdp);

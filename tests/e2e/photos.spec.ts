@@ -19,8 +19,8 @@ let origin = "";
 // Playwright reads the fixtures from the first parameter: this hook needs none.
 // eslint-disable-next-line no-empty-pattern
 test.beforeAll(async ({}, testInfo) => {
-  // The first run on a machine encodes the fixture photos (a minute or two on a busy machine); later runs reuse them.
-  testInfo.setTimeout(900_000);
+  // Built by the run's setup (tests/e2e/setup.ts): here it is found ready.
+  testInfo.setTimeout(60_000);
   const dir = await buildPhotoSite();
   const port = e2ePortBase + 40 + (testInfo.workerIndex % 20);
   origin = `http://127.0.0.1:${port}`;

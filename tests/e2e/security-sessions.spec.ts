@@ -17,7 +17,7 @@ import { e2eServers, securitySessionsDatabase } from "./servers";
  */
 
 // Each test adds an operator through the CLI and logs in twice or more: three password hashes on a shared machine.
-test.slow();
+test.setTimeout(60_000);
 
 const server = e2eServers.securitySessions;
 const words = securityCopy;

@@ -288,7 +288,7 @@ test("on a phone nothing shifts while the page's text settles, even on a slow CP
   // Under load the first paint can come before text has its width; the header and the season notice used to move
   // then (measured: 7 of 20 loads at 6x CPU). Layout shifts are read from CDP, which works with JavaScript off too.
   // Eight loads at 6x CPU take most of the default 30 s on a busy machine (CI timed out once at load average 15).
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: widths.phone, height: 900 });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
