@@ -19,7 +19,7 @@ export function SiteFooter({ year, business }: { year: number; business: PublicS
           {details.length > 0 ? <p>{details.join(" · ")}</p> : null}
           {business.email ? (
             <p>
-              <a href={`mailto:${business.email}`} className="text-bone-100 underline underline-offset-4">
+              <a href={`mailto:${business.email}`} className="site-footer-link">
                 {business.email}
               </a>
             </p>
@@ -28,7 +28,7 @@ export function SiteFooter({ year, business }: { year: number; business: PublicS
             <ul className="flex flex-wrap gap-x-4 gap-y-1">
               {business.links.map((link) => (
                 <li key={link}>
-                  <a href={link} rel="me noopener" className="text-bone-100 underline underline-offset-4">
+                  <a href={link} rel="me noopener" className="site-footer-link">
                     {new URL(link).hostname.replace(/^www\./, "")}
                   </a>
                 </li>
@@ -40,7 +40,7 @@ export function SiteFooter({ year, business }: { year: number; business: PublicS
           <p data-copyright="">
             &copy; {year} {business.name}. {footer.rights}
           </p>
-          <Link to={sitePath("/privacy")} className="text-bone-100 underline underline-offset-4 hover:text-ember-300">
+          <Link to={sitePath("/privacy")} className="site-footer-link hover:text-ember-300">
             {privacyLinks.footer}
           </Link>
         </div>
