@@ -1,16 +1,13 @@
-import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
+import { chromiumPath } from "./tests/support/requirements.mjs";
 import { e2eServers } from "./tests/e2e/servers";
 
 /**
  * End-to-end tests against the real built server (`npm run build` first) and a fake upstream API on 127.0.0.1.
  * Two projects: JavaScript on and JavaScript off. Playwright's own browser download is unreachable here, so Debian's
- * Chromium is used when present (CHROMIUM_PATH overrides; without either, Playwright's bundled browser is used).
- * Debian's binary is started directly, not through its /usr/bin/chromium launcher, which adds desktop flags
- * (GPU rasterization, the bundled extensions) that only cost CPU here.
+ * headless Chromium is used when present (tests/support/requirements.mjs; CHROMIUM_PATH overrides; without either,
+ * Playwright's bundled browser is used).
  */
-const debianChromium = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"].find((path) => existsSync(path));
-const chromiumPath = process.env.CHROMIUM_PATH ?? debianChromium;
 
 export default defineConfig({
   testDir: "./tests/e2e",
@@ -29,7 +26,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: chromiumPath(),
       // No GPU here: pages are drawn by the CPU, so software compositing without the GPU process's emulated
       // rasterizer (SwiftShader), which makes the end-to-end run about a fifth quicker on 2 cores.
       args: [
