@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { inboxCopy } from "../../app/wording/inbox";
 import { expect, seriousA11yViolations, test } from "./fixtures";
-import { asClient, cliEnquiries, logIn, newOperator, owner, sendEnquiry } from "./owner";
+import { asClient, cliEnquiries, logIn, newOperator, openOwnEnquiry, owner, sendEnquiry } from "./owner";
 import { e2eServers } from "./servers";
 
 /**
@@ -71,15 +71,7 @@ test("an operator erases an enquiry: a confirmation that names what goes, then n
   open,
 }) => {
   test.setTimeout(60_000);
-  const token = randomUUID().slice(0, 8);
-  const operator = newOperator();
-  await asClient(page);
-  await sendEnquiry(page, open, token);
-  await open(`${owner.url}/inbox/login?next=${encodeURIComponent(`/inbox?q=${token}`)}`);
-  await logIn(page, operator);
-  await page.getByRole("link", { name: `Vlad ${token}` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `Vlad ${token}` })).toBeVisible();
-  const id = page.url().split("/inbox/")[1]!.split("?")[0]!;
+  const { token, id } = await openOwnEnquiry(page, open);
 
   // Erase: a confirmation page that names what goes, then nothing of that address is left.
   await page.goto(`${owner.url}/inbox/${id}`);
@@ -99,15 +91,7 @@ test("an operator erases an enquiry: a confirmation that names what goes, then n
 
 test("spam and back, handled and back to new, as plain forms", async ({ page, open }) => {
   test.setTimeout(60_000);
-  const token = randomUUID().slice(0, 8);
-  const operator = newOperator();
-  await asClient(page);
-  await sendEnquiry(page, open, token);
-  await open(`${owner.url}/inbox/login?next=${encodeURIComponent(`/inbox?q=${token}`)}`);
-  await logIn(page, operator);
-  await page.getByRole("link", { name: `Vlad ${token}` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `Vlad ${token}` })).toBeVisible();
-  const id = page.url().split("/inbox/")[1]!.split("?")[0]!;
+  const { token, id } = await openOwnEnquiry(page, open);
 
   await page.getByRole("button", { name: inboxCopy.enquiry.markSpam }).click();
   await expect(page.getByRole("status")).toHaveText(inboxCopy.enquiry.done.spam!);

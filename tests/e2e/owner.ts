@@ -56,6 +56,22 @@ export async function sendEnquiry(page: Page, open: (path: string) => Promise<vo
   await expect(status(page)).toHaveText(enquiryMessages.success);
 }
 
+/**
+ * A new operator, from a client address of its own, sends an enquiry, logs in and opens it from the inbox: the
+ * enquiry's token (in its name and message) and its id.
+ */
+export async function openOwnEnquiry(page: Page, open: (path: string) => Promise<void>) {
+  const token = randomUUID().slice(0, 8);
+  const operator = newOperator();
+  await asClient(page);
+  await sendEnquiry(page, open, token);
+  await open(`${owner.url}/inbox/login?next=${encodeURIComponent(`/inbox?q=${token}`)}`);
+  await logIn(page, operator);
+  await page.getByRole("link", { name: `Vlad ${token}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Vlad ${token}` })).toBeVisible();
+  return { token, id: page.url().split("/inbox/")[1]!.split("?")[0]! };
+}
+
 export interface CliEnquiry {
   id: string;
   name: string;

@@ -58,17 +58,14 @@ async function logOut(page: Page, url: string) {
 test.describe.configure({ mode: "serial" }); // one server per project (serveDuringFile), one worker each
 
 /**
- * Logs a new operator in with the password alone and sets up one-time codes on the Security page. `checked`: each
- * step's page is also checked (the reason on the page, axe, the wrong code, screenshots). Returns the key and the
- * recovery codes the page showed.
+ * A new operator of this project's server, from a client address of its own, logs in with the password alone and sets
+ * up one-time codes on the Security page. `checked`: each step's page is also checked (the reason on the page, axe,
+ * the wrong code, screenshots). Returns the server, the operator, the key and the recovery codes the page showed.
  */
-async function setUpCodes(
-  page: Page,
-  server: { url: string },
-  operator: { email: string; password: string },
-  jsEnabled: boolean,
-  checked: boolean,
-) {
+async function setUpCodes(page: Page, jsEnabled: boolean, checked: boolean) {
+  const server = serverFor(jsEnabled);
+  const operator = newOperator(server);
+  await asClient(page);
   // The password alone: the Security page, with the reason, and the inbox sends the session back there.
   await page.goto(`${server.url}/inbox`);
   await expect(page).toHaveURL(`${server.url}/inbox/login?next=%2Finbox`);
@@ -107,7 +104,7 @@ async function setUpCodes(
   const list = page.getByRole("list", { name: copy.recoveryListLabel });
   await expect(list.getByRole("listitem")).toHaveCount(10);
   const recovery = (await list.getByRole("listitem").allTextContents()).map((code) => code.trim());
-  return { key, recovery };
+  return { server, operator, key, recovery };
 }
 
 test("set up one-time codes: the key and its QR code, a wrong code refused, recovery codes shown once", async ({
@@ -116,10 +113,7 @@ test("set up one-time codes: the key and its QR code, a wrong code refused, reco
 }) => {
   // Three logins' worth of pages and two accessibility checks.
   test.setTimeout(60_000);
-  const server = serverFor(jsEnabled);
-  const operator = newOperator(server);
-  await asClient(page);
-  const { recovery } = await setUpCodes(page, server, operator, jsEnabled, true);
+  const { server, recovery } = await setUpCodes(page, jsEnabled, true);
 
   for (const code of recovery) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
   await expect(page.getByText(copy.recoveryIntro)).toBeVisible();
@@ -143,10 +137,7 @@ test("with one-time codes on, the login asks for a code: the app's code works, a
 }) => {
   // Four logins after the set-up's.
   test.setTimeout(60_000);
-  const server = serverFor(jsEnabled);
-  const operator = newOperator(server);
-  await asClient(page);
-  const { key, recovery } = await setUpCodes(page, server, operator, jsEnabled, false);
+  const { server, operator, key, recovery } = await setUpCodes(page, jsEnabled, false);
   await page.getByRole("link", { name: copy.goToInbox }).click();
   await expect(page).toHaveURL(`${server.url}/inbox`);
   if (jsEnabled) await waitForHydration(page);
