@@ -2,8 +2,9 @@
 // noise (soft shapes, mid detail, fine grain) compresses about like a real photo. Each is stored sideways (3024 x 4032)
 // with EXIF Orientation 6 (shown 4032 x 3024) and GPS tags, so the build's rotate and strip steps mean something.
 // Seeded: the same bytes every time, so the build's photo cache recognises them.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread, Worker, workerData } from "node:worker_threads";
 import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 
@@ -59,18 +60,34 @@ async function makePhoto({ seed, tint }, file) {
         GPSLongitude: "0/1 7/1 3900/100",
       },
     })
-    .toFile(file);
+    .toFile(`${file}.part`);
+  // Whole or not at all: a run stopped half-way leaves no photo that later runs would take as made.
+  renameSync(`${file}.part`, file);
 }
+
+/** Makes one photo in a thread of its own: the noise is drawn in JavaScript, so photos side by side use every core. */
+function makePhotoInThread(photo, file) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { fixturePhoto: { photo, file } } });
+    worker.once("error", reject);
+    worker.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`fixture photo ${photo.name}: its thread exited with ${code}`)),
+    );
+  });
+}
+if (workerData?.fixturePhoto) await makePhoto(workerData.fixturePhoto.photo, workerData.fixturePhoto.file);
 
 /** Writes the fixture photos and their sidecars into `dir` (kept when already there); returns `dir`. */
 export async function makeFixturePhotos(dir) {
   mkdirSync(dir, { recursive: true });
-  for (const photo of fixturePhotos) {
-    const file = join(dir, `${photo.name}.jpg`);
-    if (!existsSync(file)) await makePhoto(photo, file);
-    // Off-centre focal points: the 16:9 crop follows them.
-    writeFileSync(join(dir, `${photo.name}.json`), JSON.stringify({ alt: photo.alt, focus: [0.5, 0.4] }, null, 2));
-  }
+  await Promise.all(
+    fixturePhotos.map(async (photo) => {
+      const file = join(dir, `${photo.name}.jpg`);
+      if (!existsSync(file)) await makePhotoInThread(photo, file);
+      // Off-centre focal points: the 16:9 crop follows them.
+      writeFileSync(join(dir, `${photo.name}.json`), JSON.stringify({ alt: photo.alt, focus: [0.5, 0.4] }, null, 2));
+    }),
+  );
   return dir;
 }
 
@@ -113,7 +130,7 @@ export function hugePngHeader(width = 30_000, height = 30_000) {
   return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", row), chunk("IEND", Buffer.alloc(0))]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMainThread && import.meta.url === `file://${process.argv[1]}`) {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: node tests/support/fixture-photos.mjs DIR");
   await makeFixturePhotos(dir);
