@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./tests/support/longest-first.mjs";
 
 /**
  * Two projects (docs/development.md): `pure`, the tests next to the code (app/, server/) that need nothing but Node (the fast
@@ -16,6 +17,8 @@ export default defineConfig({
     // A test that passes only on a retry is a failing test: never retried.
     retry: 0,
     reporters: ["default", "json"],
+    // The longest files first, so none is left to run alone at the end (tests/support/longest-first.mjs).
+    sequence: { sequencer: LongestFirst },
     // npm run test:pure / test:integration name their own report (.ci/summary.mjs counts them).
     outputFile: { json: "test-results/vitest.json" },
     projects: [
