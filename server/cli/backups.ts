@@ -5,8 +5,7 @@ import { BackupError, listBackups, type BackupFile } from "~/store/backup-files.
 import { inspectBackup, restoreBackup } from "~/store/backup-restore.server";
 import { visible } from "~/text/safety";
 import { backupAndRotate } from "../backups";
-import { getConfig } from "../environment";
-import type { OwnerIo } from "./operators";
+import { commandConfig, type CommandIo } from "./command-io";
 
 /**
  * `npm run inbox -- backup`, `backups` and `restore FILE` (docs/operating.md#backups): the same backup as the server's
@@ -20,7 +19,7 @@ export const isBackupCommand = (argv: readonly string[]) => ["backup", "backups"
 const when = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 /** Resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
-export async function runBackupCommand(argv: readonly string[], io: OwnerIo): Promise<number> {
+export async function runBackupCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const [command, ...rest] = argv;
   const expected = command === "restore" ? 1 : 0;
   if (rest.length !== expected) {
@@ -30,7 +29,7 @@ export async function runBackupCommand(argv: readonly string[], io: OwnerIo): Pr
     );
     return 2;
   }
-  const config = getConfig();
+  const config = commandConfig(io);
   if (config.database.kind !== "sqlite" || !config.backup?.dir) {
     (command === "backup" ? io.stdout : io.stderr).write(`${copy.postgres}\n`);
     return command === "backup" ? 0 : 1;
@@ -56,7 +55,7 @@ export async function runBackupCommand(argv: readonly string[], io: OwnerIo): Pr
   }
 }
 
-async function list(dir: string, databasePath: string, key: Buffer | undefined, io: OwnerIo): Promise<number> {
+async function list(dir: string, databasePath: string, key: Buffer | undefined, io: CommandIo): Promise<number> {
   let backups: BackupFile[];
   try {
     backups = await listBackups(dir, databasePath);

@@ -8,11 +8,10 @@ import { enquiryCsv } from "~/owner/enquiry-csv";
 import type { ListedEnquiry } from "~/store/records";
 import { v1FileHolds } from "~/store/v1.server";
 import { escapedUnsafe, visible } from "~/text/safety";
-import { getConfig } from "../environment";
-import { openStoreForCommand } from "./open-store";
+import { commandConfig, openStoreForCommand, type CommandIo } from "./command-io";
 import { configuredChannels } from "../outbox-loop";
 import { describePurge, purgeOld } from "../retention";
-import { isOwnerCommand, ownerUsage, runOwnerCommand, type OwnerIo } from "./operators";
+import { isOwnerCommand, ownerUsage, runOwnerCommand } from "./operators";
 import { isSecretsCommand, runSecretsCommand, secretsUsage } from "./secrets";
 import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
 import { isSiteCommand, runSiteCommand, siteUsage } from "./site-transfer";
@@ -48,10 +47,8 @@ Options for list:
 The database is DATABASE_URL (default file:data/enquiries.db), as for the server.
 `;
 
-type Io = OwnerIo;
-
 /** Runs the command; resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
-export async function runInboxCommand(argv: readonly string[], io: Io): Promise<number> {
+export async function runInboxCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   // The owner's inbox on the web: operators and the activity log (server/cli/operators.ts).
   if (isOwnerCommand(argv)) return runOwnerCommand(argv, io);
   // The site's published content as a file, and back (server/cli/site-transfer.ts).
@@ -96,8 +93,8 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   if (!["list", "retry", "erase", "not-spam", "mark-spam", "spam", "purge"].includes(command))
     return wrongUsage(io, `unknown command: ${command}`);
 
-  const config = getConfig();
-  const store = await openStoreForCommand(io.stderr);
+  const config = commandConfig(io);
+  const store = await openStoreForCommand(io);
   if (!store) return 1;
   try {
     if (command === "retry") {
@@ -151,7 +148,7 @@ export async function runInboxCommand(argv: readonly string[], io: Io): Promise<
   }
 }
 
-function wrongUsage(io: Io, message: string): number {
+function wrongUsage(io: CommandIo, message: string): number {
   io.stderr.write(`inbox: ${message}\nTry 'npm run inbox -- --help'.\n`);
   return 2;
 }

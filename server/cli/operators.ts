@@ -1,9 +1,8 @@
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { passwordProblem } from "~/owner/password-policy.server";
 import { hashPassword } from "~/owner/password.server";
 import { visible } from "~/text/safety";
-import { getConfig } from "../environment";
-import { openStoreForCommand } from "./open-store";
+import { commandConfig, openStoreForCommand, type CommandIo } from "./command-io";
 
 /**
  * `npm run inbox -- operator ...` and `npm run inbox -- activity`: who may log in to /inbox, and what was done there.
@@ -21,19 +20,13 @@ export const ownerUsage = `  operator add EMAIL            add an operator, or s
   activity [--limit N]          the inbox's activity log, newest first (default 100)
 `;
 
-export interface OwnerIo {
-  stdout: Writable;
-  stderr: Writable;
-  stdin?: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
-}
-
 const actor = "command line";
 const plainAddress = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isOwnerCommand = (argv: readonly string[]) => argv[0] === "operator" || argv[0] === "activity";
 
 /** Resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
-export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Promise<number> {
+export async function runOwnerCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const [command, sub, ...rest] = argv;
   const wrong = (message: string) => {
     io.stderr.write(`inbox: ${message}\nTry 'npm run inbox -- --help'.\n`);
@@ -66,8 +59,8 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
     }
   }
 
-  const config = getConfig();
-  const store = await openStoreForCommand(io.stderr);
+  const config = commandConfig(io);
+  const store = await openStoreForCommand(io);
   if (!store) return 1;
   try {
     if (command === "activity") {
@@ -147,8 +140,8 @@ export async function runOwnerCommand(argv: readonly string[], io: OwnerIo): Pro
   }
 }
 
-async function readNewPassword(io: OwnerIo): Promise<string> {
-  const stdin = io.stdin ?? (process.stdin as OwnerIo["stdin"])!;
+async function readNewPassword(io: CommandIo): Promise<string> {
+  const stdin = io.stdin ?? (process.stdin as CommandIo["stdin"])!;
   if (!stdin.isTTY) {
     // The first line of stdin (a file, a pipe, a secret mounted by the orchestrator); its line break is not part of it.
     const chunks: Buffer[] = [];
@@ -164,7 +157,7 @@ async function readNewPassword(io: OwnerIo): Promise<string> {
 }
 
 /** One line from the terminal without echoing it. */
-function askHidden(stdin: NonNullable<OwnerIo["stdin"]>, out: Writable, prompt: string): Promise<string> {
+function askHidden(stdin: NonNullable<CommandIo["stdin"]>, out: Writable, prompt: string): Promise<string> {
   out.write(prompt);
   stdin.setRawMode?.(true);
   stdin.resume();

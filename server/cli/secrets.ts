@@ -1,8 +1,7 @@
 import { describeDatabase } from "~/config.server";
 import { isSecretsKeyError, keyIdOf } from "~/store/sealed-secrets.server";
 import { forgetLostSecrets, rotateSealedSecrets } from "~/store/store.server";
-import { getConfig } from "../environment";
-import type { OwnerIo } from "./operators";
+import { commandConfig, type CommandIo } from "./command-io";
 
 /**
  * `npm run inbox -- secrets rotate` (ADR 0034): every stored secret sealed again under SECRETS_KEY_NEW. The new key
@@ -18,12 +17,12 @@ export const secretsUsage = `  secrets rotate                seal the one-time-c
 
 export const isSecretsCommand = (argv: readonly string[]) => argv[0] === "secrets";
 
-export async function runSecretsCommand(argv: readonly string[], io: OwnerIo): Promise<number> {
+export async function runSecretsCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   if (argv.length !== 2 || !["rotate", "forget"].includes(argv[1]!)) {
     io.stderr.write("inbox: secrets takes rotate or forget\nTry 'npm run inbox -- --help'.\n");
     return 2;
   }
-  const config = getConfig();
+  const config = commandConfig(io);
   if (argv[1] === "forget") {
     try {
       const removed = await forgetLostSecrets(config.database, {

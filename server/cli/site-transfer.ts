@@ -5,8 +5,7 @@ import { describeChanges } from "~/site-content/changes";
 import { publishContent, publishedContent } from "~/site-content/publish.server";
 import { importMaxBytes, readSiteExport, siteExport, type ReadExport } from "~/site-content/transfer";
 import { visible } from "~/text/safety";
-import { openStoreForCommand } from "./open-store";
-import type { OwnerIo } from "./operators";
+import { openStoreForCommand, type CommandIo } from "./command-io";
 
 /**
  * `npm run inbox -- site export` and `site import FILE`: the site's published content as a file, and a file published
@@ -22,7 +21,7 @@ const when = (at: Date | null) =>
   at ? `${at.toISOString().slice(0, 16).replace("T", " ")} UTC` : "at an unknown time";
 
 /** Resolves with the exit code (0 done, 1 failed, 2 wrong usage). */
-export async function runSiteCommand(argv: readonly string[], io: OwnerIo): Promise<number> {
+export async function runSiteCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const [, sub, ...rest] = argv;
   const wrong = (message: string) => {
     io.stderr.write(`inbox: ${message}\nTry 'npm run inbox -- --help'.\n`);
@@ -52,7 +51,7 @@ export async function runSiteCommand(argv: readonly string[], io: OwnerIo): Prom
     }
   }
 
-  const store = await openStoreForCommand(io.stderr);
+  const store = await openStoreForCommand(io);
   if (!store) return 1;
   try {
     if (!imported) {

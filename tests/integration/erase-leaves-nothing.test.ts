@@ -1,12 +1,12 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openInboxStore } from "~/store/store.server";
+import { runInbox } from "../support/inbox-command";
 import { sendAs } from "../support/site-http";
-import { ensureBuilt, projectRoot, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { ensureBuilt, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -22,15 +22,8 @@ const temp = useTempDir("haunt-erase-");
 const publicUrl = "http://inbox.example";
 const operator = { email: "owner@example.com", password: "violet lantern over a mossy gravestone" };
 
-function cli(env: Record<string, string>, args: string[], input = "") {
-  const run = spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, PUBLIC_URL: publicUrl, API_HOST: "", ...env },
-    input,
-    encoding: "utf8",
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const cli = (env: Record<string, string>, args: string[], input = "") =>
+  runInbox(args, { env: { PUBLIC_URL: publicUrl, API_HOST: "", ...env }, input });
 
 const send = (
   site: SiteServer,
@@ -76,7 +69,7 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
     await ensureBuilt();
     databaseDir = temp.dir();
     env = { DATABASE_URL: `file:${join(databaseDir, "inbox.db")}`, INBOX_FILE: join(temp.dir(), "enquiries.jsonl") };
-    expect(cli(env, ["operator", "add", operator.email], `${operator.password}\n`).code).toBe(0);
+    expect((await cli(env, ["operator", "add", operator.email], `${operator.password}\n`)).status).toBe(0);
   });
   afterAll(() => site?.stop());
 
@@ -151,7 +144,7 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
     const id = await storeEnquiry(person);
     expect((await send(site, `/inbox/${id}`, { cookie })).text).toContain(person.phone);
 
-    const erased = cli(env, ["erase", person.email.toUpperCase()]);
+    const erased = await cli(env, ["erase", person.email.toUpperCase()]);
     expect(erased.stdout).toMatch(/^Erased 1 enquiry from /);
     expect(erased.stdout).not.toContain("v1 inbox file");
     await waitFor(() => copiesIn(databaseDir, person.words).length === 0, "no copy in the database files", 5_000).catch(
@@ -163,7 +156,7 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
 
     // The file still holding the address: the command says so.
     writeFileSync(env.INBOX_FILE!, `{"email": "${person.email}"}\n`);
-    expect(cli(env, ["erase", person.email]).stdout).toContain(
+    expect((await cli(env, ["erase", person.email])).stdout).toContain(
       `Erased 0 enquiries from ${person.email} with their notifications.\nThe old v1 inbox file ${env.INBOX_FILE} on the server still holds this person's address.`,
     );
   }, 60_000);

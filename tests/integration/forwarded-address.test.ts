@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInbox } from "../support/inbox-command";
 import { sendAs } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -30,11 +30,9 @@ beforeAll(async () => {
   await ensureBuilt();
   [sink, receiver] = await Promise.all([startSmtpSink(), startWebhookReceiver()]);
   databasePath = join(temp.dir(), "inbox.db");
-  const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", email], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
+  const added = await runInbox(["operator", "add", email], {
+    env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
     input: `${password}\n`,
-    encoding: "utf8",
   });
   expect(added.status, added.stderr).toBe(0);
   site = await startSite({

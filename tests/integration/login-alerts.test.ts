@@ -1,11 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runInbox } from "../support/inbox-command";
 import { postgresAvailable } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -35,11 +35,9 @@ beforeAll(async () => {
   await ensureBuilt();
   [sink, receiver] = await Promise.all([startSmtpSink(), startWebhookReceiver()]);
   databasePath = join(temp.dir(), "inbox.db");
-  const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", email], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
+  const added = await runInbox(["operator", "add", email], {
+    env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
     input: `${password}\n`,
-    encoding: "utf8",
   });
   expect(added.status, added.stderr).toBe(0);
   site = await startSite({
@@ -187,11 +185,9 @@ describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", 
     const instances: SiteServer[] = [];
     try {
       const databaseUrl = await postgres.createDatabase();
-      const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", email], {
-        cwd: projectRoot,
-        env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+      const added = await runInbox(["operator", "add", email], {
+        env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
         input: `${password}\n`,
-        encoding: "utf8",
       });
       expect(added.status, added.stderr).toBe(0);
       const env = {

@@ -1,13 +1,13 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inboxCopy } from "~/wording/inbox";
+import { runInbox } from "../support/inbox-command";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, type SiteServer } from "../support/site-server";
 
 /**
  * The login throttle attacked through the built server: a burst of guesses at the same moment, on SQLite
@@ -19,12 +19,10 @@ import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support
 const publicUrl = "http://inbox.example";
 const owner = { email: "owner@example.com", password: "velvet quartz owl 7394 harbour" };
 
-function addOperator(databaseUrl: string) {
-  const run = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", owner.email], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+async function addOperator(databaseUrl: string) {
+  const run = await runInbox(["operator", "add", owner.email], {
+    env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
     input: `${owner.password}\n`,
-    encoding: "utf8",
   });
   expect(run.status, run.stderr).toBe(0);
 }
@@ -82,7 +80,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function sqliteSite(name: string, env: Record<string, string> = {}): Promise<SiteServer> {
   const databaseUrl = `file:${join(dir, `${name}.db`)}`;
-  addOperator(databaseUrl);
+  await addOperator(databaseUrl);
   const site = await startSite({ API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, ...env });
   sites.push(site);
   return site;
@@ -155,7 +153,7 @@ describe.skipIf(!postgresAvailable)("the login throttle on two instances sharing
 
   async function twoInstances(env: Record<string, string> = {}): Promise<[SiteServer, SiteServer]> {
     const databaseUrl = await postgres.createDatabase();
-    addOperator(databaseUrl);
+    await addOperator(databaseUrl);
     const base = { API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, ...env };
     const started = await Promise.all([startSite(base), startSite(base)]);
     sites.push(...started);

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,10 +5,11 @@ import { DatabaseSync } from "node:sqlite";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { securityCopy } from "~/wording/security";
+import { runInbox } from "../support/inbox-command";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, type SiteServer } from "../support/site-server";
 
 /**
  * One-time codes (TOTP) and recovery codes through the built server, as a browser without JavaScript uses them (form
@@ -30,18 +30,16 @@ interface Operator {
 }
 
 function cli(databaseUrl: string, args: string[], input = "") {
-  return spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "", INBOX_REQUIRE_2FA: "" },
+  return runInbox(args, {
+    env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "", INBOX_REQUIRE_2FA: "" },
     input,
-    encoding: "utf8",
   });
 }
 
 let counter = 0;
-function addOperator(databaseUrl: string): Operator {
+async function addOperator(databaseUrl: string): Promise<Operator> {
   const operator = { email: `keeper-${++counter}@example.com`, password: `velvet quartz owl ${counter} harbour lamp` };
-  const run = cli(databaseUrl, ["operator", "add", operator.email], `${operator.password}\n`);
+  const run = await cli(databaseUrl, ["operator", "add", operator.email], `${operator.password}\n`);
   expect(run.status, run.stderr).toBe(0);
   return operator;
 }
@@ -150,8 +148,8 @@ async function sqliteSite(name: string): Promise<SiteServer> {
 describe("one-time codes on SQLite, without JavaScript", () => {
   it("a new operator sets them up from the Security page, gets ten recovery codes once, then logs in with codes", async () => {
     const site = await sqliteSite("whole-path");
-    const operator = addOperator(site.databaseUrl);
-    const other = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
+    const other = await addOperator(site.databaseUrl);
 
     // The password alone leads to the Security page, and the inbox sends the session back there.
     const first = await logIn(site, operator, "192.0.2.10");
@@ -265,7 +263,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(shown(left.text)).toContain(codes.recoveryLeft(9));
 
     // The activity log names what happened; neither the secret nor a code is in it or in the server's output.
-    const activity = cli(site.databaseUrl, ["activity"]);
+    const activity = await cli(site.databaseUrl, ["activity"]);
     expect(activity.stdout).toContain("one-time codes set up");
     expect(activity.stdout).toContain("second factor passed (one-time code)");
     expect(activity.stdout).toContain("second factor passed (recovery code)");
@@ -278,7 +276,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
 
   it("five wrong codes, then the sixth try is refused unchecked (429 with a plain message), even the right code; 20 wrong from many networks stop every network", async () => {
     const site = await sqliteSite("throttle");
-    const operator = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
     const setupSession = await logIn(site, operator, "198.51.100.1");
     const { secret } = await setUpCodes(site, setupSession.cookie, "198.51.100.1");
     const { cookie } = await logIn(site, operator, "198.51.100.2");
@@ -289,7 +287,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     // From another network the operator (not the guesser) still gets in.
     const elsewhere = await logIn(site, operator, "203.0.113.9");
     expect((await verify(site, elsewhere.cookie, codeFor(secret, 1), "203.0.113.9")).status).toBe(302);
-    expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("code refused (throttled)");
+    expect((await cli(site.databaseUrl, ["activity"])).stdout).toContain("code refused (throttled)");
 
     // Many networks, one wrong code each: 20 for the operator in all, then every network is refused unchecked.
     const spread = await logIn(site, operator, "203.0.113.200");
@@ -305,7 +303,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
 
   it("recovery codes can be made anew (the old stop working), and one-time codes are kept while they are the only factor", async () => {
     const site = await sqliteSite("manage");
-    const operator = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
     const login = await logIn(site, operator, "192.0.2.30");
     const { recovery, secret, cookie } = await setUpCodes(site, login.cookie, "192.0.2.30");
     // Setting up a factor is not passing one: new recovery codes ask for a code first, even right after.
@@ -338,12 +336,12 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     const again = await logIn(site, operator, "192.0.2.31");
     expectWrong(await verify(site, again.cookie, recovery[0]!, "192.0.2.31"));
     expect((await verify(site, again.cookie, fresh[0]!, "192.0.2.31")).status).toBe(302);
-    expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("new recovery codes made");
+    expect((await cli(site.databaseUrl, ["activity"])).stdout).toContain("new recovery codes made");
   }, 60_000);
 
   it("a second browser still setting up is asked for a code once the first has set one up", async () => {
     const site = await sqliteSite("two-browsers");
-    const operator = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
     const first = await logIn(site, operator, "192.0.2.40");
     const second = await logIn(site, operator, "192.0.2.41");
     expect(second.location).toBe("/inbox/security");
@@ -368,7 +366,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
 
   it("new recovery codes ask for a code again when this session's last one is over ten minutes old", async () => {
     const site = await sqliteSite("step-up");
-    const operator = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
     const login = await logIn(site, operator, "192.0.2.60");
     const { secret, cookie } = await setUpCodes(site, login.cookie, "192.0.2.60");
     // Eleven minutes pass for this session's factor (its time moved back in the database, as a clock would).
@@ -410,7 +408,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
       DATABASE_URL: `file:${join(dir, "off.db")}`,
     });
     sites.push(site);
-    const operator = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
     const first = await logIn(site, operator, "192.0.2.70");
     expect(first.location).toBe("/inbox");
     const { secret } = await setUpCodes(site, first.cookie, "192.0.2.70");
@@ -432,17 +430,17 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(shown(removed.text)).toContain(codes.removed);
     expect(shown(removed.text)).toContain(codes.start);
     expect((await logIn(site, operator, "192.0.2.72")).location).toBe("/inbox");
-    expect(cli(site.databaseUrl, ["activity"]).stdout).toContain("one-time codes removed");
+    expect((await cli(site.databaseUrl, ["activity"])).stdout).toContain("one-time codes removed");
   }, 60_000);
 
   it("operator reset-2fa ends the operator's sessions, is logged, and the next login sets up a factor again", async () => {
     const site = await sqliteSite("reset");
-    const operator = addOperator(site.databaseUrl);
+    const operator = await addOperator(site.databaseUrl);
     const login = await logIn(site, operator, "192.0.2.40");
     const { secret, cookie } = await setUpCodes(site, login.cookie, "192.0.2.40");
     expect((await request(site, "/inbox", { cookie, from: "192.0.2.40" })).status).toBe(200);
 
-    const reset = cli(site.databaseUrl, ["operator", "reset-2fa", operator.email]);
+    const reset = await cli(site.databaseUrl, ["operator", "reset-2fa", operator.email]);
     expect(reset.status, reset.stderr).toBe(0);
     expect(reset.stdout).toContain(`Second factor of ${operator.email} reset`);
     expect(reset.stdout).toContain("1 session ended");
@@ -453,7 +451,7 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(before.status).toBe(302);
     expect(before.headers.location).toBe("/inbox/login?next=%2Finbox");
     expect((await request(site, "/inbox/login", { from: "192.0.2.40" })).status).toBe(200);
-    const activity = cli(site.databaseUrl, ["activity"]).stdout;
+    const activity = (await cli(site.databaseUrl, ["activity"])).stdout;
     expect(activity).toMatch(
       new RegExp(`command line {2}second factor reset {2}${escape(operator.email)} \\(1 session ended\\)`),
     );
@@ -468,10 +466,10 @@ describe("one-time codes on SQLite, without JavaScript", () => {
     expect(shown(page.text)).toContain(codes.start);
     expect(secret).toBeTruthy();
 
-    const unknown = cli(site.databaseUrl, ["operator", "reset-2fa", "nobody@example.com"]);
+    const unknown = await cli(site.databaseUrl, ["operator", "reset-2fa", "nobody@example.com"]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain("no operator nobody@example.com");
-    expect(cli(site.databaseUrl, ["operator", "reset-2fa"]).status).toBe(2);
+    expect((await cli(site.databaseUrl, ["operator", "reset-2fa"])).status).toBe(2);
   }, 60_000);
 });
 
@@ -484,7 +482,7 @@ describe.skipIf(!postgresAvailable)("one-time codes on two instances sharing Pos
 
   it("a code used on one instance is refused on the other, and the wrong-code throttle is shared", async () => {
     const databaseUrl = await postgres.createDatabase();
-    const operator = addOperator(databaseUrl);
+    const operator = await addOperator(databaseUrl);
     const [a, b] = await Promise.all([
       startSite({ ...required, DATABASE_URL: databaseUrl }),
       startSite({ ...required, DATABASE_URL: databaseUrl }),

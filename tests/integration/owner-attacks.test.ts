@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,6 +9,7 @@ import { inboxCopy } from "~/wording/inbox";
 import { securityCopy } from "~/wording/security";
 import { recoveryCodeHash } from "~/owner/one-time-codes.server";
 import { openInboxStore } from "~/store/store.server";
+import { runInbox } from "../support/inbox-command";
 import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from "../support/soft-authenticator";
@@ -38,12 +38,7 @@ let receiver: WebhookReceiver;
 let databasePath: string;
 
 const cli = (args: string[], input = "") =>
-  spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
-    input,
-    encoding: "utf8",
-  });
+  runInbox(args, { env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" }, input });
 
 const send = (path: string, cookie: string | undefined, options: Parameters<typeof sendAs>[3] = {}) =>
   sendAs(publicUrl, site.url, path, { cookie, ...options });
@@ -128,7 +123,7 @@ beforeAll(async () => {
   await ensureBuilt();
   receiver = await startWebhookReceiver();
   databasePath = join(temp.dir(), "inbox.db");
-  for (const email of [ann, eve, carl]) expect(cli(["operator", "add", email], `${password}\n`).status).toBe(0);
+  for (const email of [ann, eve, carl]) expect((await cli(["operator", "add", email], `${password}\n`)).status).toBe(0);
   // ann has one-time codes with a known secret (confirmed with a step long past).
   const store = await openInboxStore({ kind: "sqlite", path: databasePath }, { timeoutMs: 5_000 });
   try {
@@ -204,7 +199,7 @@ describe("1. adding a factor asks for step-up, never freshens the factor, and is
     const alert = alerts().find((text) => text.includes(securityCopy.factorAlert.head.passkey))!;
     expect(alert).toContain(ann);
     expect(alert).toContain('"Laptop"');
-    expect(cli(["activity"]).stdout).toContain("passkey added");
+    expect((await cli(["activity"])).stdout).toContain("passkey added");
   });
 
   it("one-time codes: start and confirm ask for step-up on a stale session; adding does not freshen it", async () => {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,9 +7,10 @@ import { parseDatabaseUrl } from "../../app/config.server";
 import { securityCopy } from "../../app/wording/security";
 import { hashSessionId } from "../../app/owner/session.server";
 import { openInboxStore } from "../../app/store/store.server";
+import { runInbox } from "../support/inbox-command";
 import { sendAs, type Answer } from "../support/site-http";
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from "../support/soft-authenticator";
-import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, type SiteServer } from "../support/site-server";
 
 /**
  * Passkeys against the built server over HTTP, with an authenticator in software (tests/support/soft-authenticator.ts):
@@ -31,12 +31,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
   let site: SiteServer;
 
   const cli = (args: string[], input = "") =>
-    spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
-      input,
-      encoding: "utf8",
-    });
+    runInbox(args, { env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" }, input });
 
   const send = (path: string, options: Parameters<typeof sendAs>[3] = {}) => sendAs(publicUrl, site.url, path, options);
 
@@ -60,7 +55,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
   async function newOperator() {
     const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
     const password = `moonlit crypt ${randomUUID()}`;
-    expect(cli(["operator", "add", email], `${password}\n`).status).toBe(0);
+    expect((await cli(["operator", "add", email], `${password}\n`)).status).toBe(0);
     return { email, password };
   }
 
@@ -431,7 +426,7 @@ describe("passkeys over HTTP", { timeout: 60_000 }, () => {
     const page = await send("/inbox/security", { cookie });
     expect(page.text).not.toContain("Phone");
     expect(page.text).toContain("Test key");
-    const activity = cli(["activity"]).stdout;
+    const activity = (await cli(["activity"])).stdout;
     expect(activity).toContain("passkey removed");
     expect(activity).toContain(operator.email);
   });

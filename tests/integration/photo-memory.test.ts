@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -6,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photosEditorCopy } from "~/wording/photos-editor";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
+import { runInbox } from "../support/inbox-command";
 import { interlaced16BitPng, largeCameraJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";
 import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
@@ -94,11 +94,9 @@ const renditionStates = () => {
 beforeAll(async () => {
   await ensureBuilt();
   databasePath = join(temp.dir(), "inbox.db");
-  const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
+  const added = await runInbox(["operator", "add", "ann@example.com"], {
+    env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
     input: `${password}\n`,
-    encoding: "utf8",
   });
   expect(added.status, added.stderr).toBe(0);
   site = await startSite({

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import exifr from "exifr";
@@ -7,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photosEditorCopy } from "~/wording/photos-editor";
 import { photoLimits } from "~/photos/limits";
 import { defaultSiteContent } from "~/site-content/schema.server";
+import { runInbox } from "../support/inbox-command";
 import { hugePngHeader, smallJpeg, truncatedJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -28,12 +28,7 @@ let databasePath: string;
 let cookie: string;
 
 const cli = (args: string[], input = "") =>
-  spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
-    input,
-    encoding: "utf8",
-  });
+  runInbox(args, { env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" }, input });
 
 const send = (path: string, options: Parameters<typeof sendAs>[3] = {}) =>
   sendAs(publicUrl, site.url, path, { cookie, ...options });
@@ -96,7 +91,7 @@ async function cameraJpeg(seed: number): Promise<Buffer> {
 beforeAll(async () => {
   await ensureBuilt();
   databasePath = join(temp.dir(), "inbox.db");
-  expect(cli(["operator", "add", "ann@example.com"], `${password}\n`).status).toBe(0);
+  expect((await cli(["operator", "add", "ann@example.com"], `${password}\n`)).status).toBe(0);
   site = await startSite({ API_HOST: "", DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl });
   const login = await sendAs(publicUrl, site.url, "/inbox/login", {
     method: "POST",

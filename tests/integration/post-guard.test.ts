@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyCapOf, defaultBodyCap } from "~/http/body-cap";
 import { photoUploadBodyCap } from "~/photos/limits";
+import { runInbox } from "../support/inbox-command";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";
 
 /**
@@ -102,11 +102,9 @@ async function logIn(headers: Record<string, string>): Promise<Answer> {
 beforeAll(async () => {
   site = await startSite({ API_HOST: "" });
   own = `http://127.0.0.1:${site.port}`;
-  const add = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "owner@example.com"], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: site.databaseUrl, API_HOST: "" },
+  const add = await runInbox(["operator", "add", "owner@example.com"], {
+    env: { DATABASE_URL: site.databaseUrl, API_HOST: "" },
     input: `${password}\n`,
-    encoding: "utf8",
   });
   expect(add.status, add.stderr).toBe(0);
   atPublicUrl = { Host: `localhost:${site.port}`, Origin: `http://localhost:${site.port}` };

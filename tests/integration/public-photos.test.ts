@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
 import { photos as built } from "~/wording/photos.generated";
@@ -8,12 +7,13 @@ import type { RenditionEntry } from "~/site-content/public-photos.server";
 import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/site-content/schema.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
+import { runInbox } from "../support/inbox-command";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { cameraLikeJpeg, finishPendingRenditions, saveTestUpload } from "../support/ready-photos";
 import { sendAs } from "../support/site-http";
 import { getPage, type PublicPage } from "../support/site-page";
-import { projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
  * The owner's published photos on the public pages, through the built server: a photo placed in slide 1
@@ -258,11 +258,9 @@ describe("an operator's preview of the draft", () => {
     const site = await startSite({ API_HOST: "", PUBLIC_URL: origin });
     sites.push(site);
     const password = "a coffin full of moonlit bats";
-    const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: site.databaseUrl, PUBLIC_URL: origin, API_HOST: "" },
+    const added = await runInbox(["operator", "add", "ann@example.com"], {
+      env: { DATABASE_URL: site.databaseUrl, PUBLIC_URL: origin, API_HOST: "" },
       input: `${password}\n`,
-      encoding: "utf8",
     });
     expect(added.status, added.stderr).toBe(0);
     const login = await sendAs(origin, site.url, "/inbox/login", {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,10 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
 import { inboxCopy } from "~/wording/inbox";
 import { openInboxStore } from "~/store/store.server";
+import { runInbox } from "../support/inbox-command";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { sendAs, type Answer } from "../support/site-http";
-import { ensureBuilt, projectRoot, runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, runSiteExpectingExit, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -53,17 +53,12 @@ const env = (databaseUrl: string, key?: string) => ({
 });
 
 function cli(databaseUrl: string, args: string[], extra: Record<string, string> = {}, input = "") {
-  return spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, ...env(databaseUrl), ...extra },
-    input,
-    encoding: "utf8",
-  });
+  return runInbox(args, { env: { ...env(databaseUrl), ...extra }, input });
 }
 
 /** An operator with one-time codes stored the way they were before this issue: the secret in clear. */
 async function operatorWithClearSecret(databaseUrl: string, email: string) {
-  const added = cli(databaseUrl, ["operator", "add", email], {}, `${password}\n`);
+  const added = await cli(databaseUrl, ["operator", "add", email], {}, `${password}\n`);
   expect(added.status, added.stderr).toBe(0);
   const store = await openInboxStore(parseDatabaseUrl(databaseUrl)!, { timeoutMs: 10_000 });
   try {
@@ -158,18 +153,18 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
     // The site keeps running with the old key while the operator rotates (docker exec).
     const running = await start(databaseUrl, keyA);
     // rotate: refused without the new key or with a wrong current key (nothing changed), then done under B.
-    const noNewKey = cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA });
+    const noNewKey = await cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA });
     expect(noNewKey.status).toBe(1);
     expect(noNewKey.stderr).toContain("SECRETS_KEY_NEW is not set");
-    const wrongOld = cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyB, SECRETS_KEY_NEW: keyB });
+    const wrongOld = await cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyB, SECRETS_KEY_NEW: keyB });
     expect(wrongOld.status).toBe(1);
     expect(wrongOld.stderr).toContain("Nothing was changed.");
-    const rotated = cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA, SECRETS_KEY_NEW: keyB });
+    const rotated = await cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA, SECRETS_KEY_NEW: keyB });
     expect(rotated.status, rotated.stderr).toBe(0);
     expect(rotated.stdout).toContain("1 secret(s) sealed under the new key");
     expect(fileBytes(path)).not.toContain(secret);
     // Run again (a rotate cut short, or twice by mistake): nothing left to do, still fine.
-    const twice = cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyB, SECRETS_KEY_NEW: keyB });
+    const twice = await cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyB, SECRETS_KEY_NEW: keyB });
     expect(twice.status, twice.stderr).toBe(0);
     expect(twice.stdout).toContain("1 already were");
 
@@ -191,10 +186,10 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
 
   it("a key lost for good: secrets forget removes the codes that do not open, and the operator sets codes up again", async () => {
     const keyC = randomBytes(32).toString("base64");
-    const kept = cli(databaseUrl, ["secrets", "forget"], { SECRETS_KEY: keyB });
+    const kept = await cli(databaseUrl, ["secrets", "forget"], { SECRETS_KEY: keyB });
     expect(kept.status, kept.stderr).toBe(0);
     expect(kept.stdout).toContain("nothing was removed");
-    const forgot = cli(databaseUrl, ["secrets", "forget"], { SECRETS_KEY: keyC });
+    const forgot = await cli(databaseUrl, ["secrets", "forget"], { SECRETS_KEY: keyC });
     expect(forgot.status, forgot.stderr).toBe(0);
     expect(forgot.stdout).toContain("Removed the one-time codes of 1 operator(s)");
     const site = await start(databaseUrl, keyC);
@@ -206,7 +201,7 @@ describe("one-time-code secrets sealed with SECRETS_KEY on SQLite", () => {
   it("a secret set up on the Security page with the key is never written in clear", async () => {
     const path = join(temp.dir(), "inbox.db");
     const databaseUrl = `file:${path}`;
-    const added = cli(databaseUrl, ["operator", "add", "owner@example.com"], {}, `${password}\n`);
+    const added = await cli(databaseUrl, ["operator", "add", "owner@example.com"], {}, `${password}\n`);
     expect(added.status, added.stderr).toBe(0);
     const site = await start(databaseUrl, keyA);
     const login = await send(site, "/inbox/login", { email: "owner@example.com", password, next: "/inbox" });
@@ -256,7 +251,7 @@ describe.skipIf(!postgresAvailable)("one-time-code secrets sealed with SECRETS_K
     expect(missing.code).toBe(1);
     expect(missing.output).toContain("SECRETS_KEY is not set");
 
-    const rotated = cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA, SECRETS_KEY_NEW: keyB });
+    const rotated = await cli(databaseUrl, ["secrets", "rotate"], { SECRETS_KEY: keyA, SECRETS_KEY_NEW: keyB });
     expect(rotated.status, rotated.stderr).toBe(0);
     const afterRotate = await start(databaseUrl, keyB);
     await logInWithCode(afterRotate, email);

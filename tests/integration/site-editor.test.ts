@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,8 +5,9 @@ import { inboxCopy } from "~/wording/inbox";
 import { siteEditorCopy } from "~/wording/site-editor";
 import { fromContent, formFields, serviceField, type SiteFormValues } from "~/site-content/form";
 import { defaultSiteContent } from "~/site-content/schema.server";
+import { runInbox } from "../support/inbox-command";
 import { sendAs, type Answer } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -25,12 +25,7 @@ let databasePath: string;
 let cookie: string;
 
 const cli = (args: string[], input = "") =>
-  spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
-    input,
-    encoding: "utf8",
-  });
+  runInbox(args, { env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" }, input });
 
 const send = (path: string, options: { method?: string; body?: Record<string, string>; cookie?: string } = {}) =>
   sendAs(publicUrl, site.url, path, { cookie, ...options });
@@ -65,7 +60,7 @@ const decoded = (html: string) =>
 beforeAll(async () => {
   await ensureBuilt();
   databasePath = join(temp.dir(), "inbox.db");
-  expect(cli(["operator", "add", "ann@example.com"], `${password}\n`).status).toBe(0);
+  expect((await cli(["operator", "add", "ann@example.com"], `${password}\n`)).status).toBe(0);
   site = await startSite({
     API_HOST: "",
     DATABASE_URL: `file:${databasePath}`,
@@ -249,7 +244,7 @@ describe("the history", () => {
 
 describe("a database that does not answer", () => {
   it("is a 503 with a plain message and publishes nothing", async () => {
-    const before = cli(["activity"]).stdout;
+    const before = (await cli(["activity"])).stdout;
     const revision = revisionIn(await send("/inbox/site"));
     const blocker = new DatabaseSync(databasePath, { timeout: 10_000 });
     blocker.exec("BEGIN EXCLUSIVE");
@@ -264,7 +259,7 @@ describe("a database that does not answer", () => {
       blocker.exec("ROLLBACK");
       blocker.close();
     }
-    expect(cli(["activity"]).stdout).toBe(before);
+    expect((await cli(["activity"])).stdout).toBe(before);
     expect(decoded((await send("/", { cookie: "" })).text)).toContain("Orders are open for the 2027 haunt season.");
   });
 });

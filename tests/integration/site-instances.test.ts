@@ -1,14 +1,14 @@
-import { spawnSync } from "node:child_process";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fromContent, formFields, serviceField } from "~/site-content/form";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
+import { runInbox } from "../support/inbox-command";
 import { cameraJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { getPage, jsonLdServices, publishSite } from "../support/site-page";
-import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 
 /**
  * The site's content on several instances of the built server sharing one PostgreSQL database (ADR 0030): each keeps
@@ -164,11 +164,9 @@ describe.skipIf(!postgresAvailable)("the owner's Site page with two instances on
       const [first, second] = await instances(databaseUrl, 2);
       const publicUrl = "https://grimforge.example";
       const password = "a coffin full of moonlit bats";
-      const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
-        cwd: projectRoot,
-        env: { ...process.env, DATABASE_URL: databaseUrl, API_HOST: "" },
+      const added = await runInbox(["operator", "add", "ann@example.com"], {
+        env: { DATABASE_URL: databaseUrl, API_HOST: "" },
         input: `${password}\n`,
-        encoding: "utf8",
       });
       expect(added.status, added.stderr).toBe(0);
       const login = await sendAs(publicUrl, first!.url, "/inbox/login", {
@@ -213,11 +211,9 @@ describe.skipIf(!postgresAvailable)("an uploaded photo with two instances on one
       const [first, second] = await instances(databaseUrl, 2);
       const publicUrl = "https://grimforge.example";
       const password = "a coffin full of moonlit bats";
-      const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "ann@example.com"], {
-        cwd: projectRoot,
-        env: { ...process.env, DATABASE_URL: databaseUrl, API_HOST: "" },
+      const added = await runInbox(["operator", "add", "ann@example.com"], {
+        env: { DATABASE_URL: databaseUrl, API_HOST: "" },
         input: `${password}\n`,
-        encoding: "utf8",
       });
       expect(added.status, added.stderr).toBe(0);
       const login = await sendAs(publicUrl, first!.url, "/inbox/login", {

@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runInbox } from "../support/inbox-command";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
-import { ensureBuilt, projectRoot, readInbox, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, readInbox, startSite, type SiteServer } from "../support/site-server";
 
 /**
  * The spam filter learns from the owner, shared by every instance: two built servers on one PostgreSQL
@@ -93,11 +93,9 @@ describe.skipIf(!postgresAvailable)("the owner teaches one instance, every insta
     const env = { API_HOST: "", DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, SPAM_FILTER: "on" };
     const [a, b] = await Promise.all([startSite(env), startSite(env)]);
     sites.push(a, b);
-    const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "owner@example.com"], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+    const added = await runInbox(["operator", "add", "owner@example.com"], {
+      env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
       input: `${password}\n`,
-      encoding: "utf8",
     });
     expect(added.status).toBe(0);
     const login = await send(a, "/inbox/login", { body: { email: "owner@example.com", password, next: "/inbox" } });

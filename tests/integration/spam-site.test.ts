@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runInbox } from "../support/inbox-command";
 import { postForm } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -92,21 +91,19 @@ async function storedBy(target: SiteServer, email: string) {
   return found;
 }
 
-function cli(
-  args: string[],
-  databaseUrl: string,
-  extra: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", ...extra };
-  delete env.API_HOST;
-  Object.assign(env, { SMTP_URL: sink.url, NOTIFY_EMAIL_TO: "owner@grimforge.example" });
-  Object.assign(env, { NOTIFY_EMAIL_FROM: "site@grimforge.example", NOTIFY_WEBHOOK_URL: receiver.url });
-  return new Promise((resolve) => {
-    execFile(process.execPath, [join(projectRoot, "build/server/cli.js"), ...args], { env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
-    );
+/** `npm run inbox -- ARGS` (in this process) on the site's database, with the site's notification channels. */
+const cli = (args: string[], databaseUrl: string, extra: Record<string, string> = {}) =>
+  runInbox(args, {
+    env: {
+      DATABASE_URL: databaseUrl,
+      ...extra,
+      API_HOST: undefined,
+      SMTP_URL: sink.url,
+      NOTIFY_EMAIL_TO: "owner@grimforge.example",
+      NOTIFY_EMAIL_FROM: "site@grimforge.example",
+      NOTIFY_WEBHOOK_URL: receiver.url,
+    },
   });
-}
 
 describe("the spam filter on the contact form", () => {
   it("serves each visitor their own token, never from a shared cache", async () => {
@@ -228,24 +225,24 @@ describe("the spam filter on the contact form", () => {
     expect(first.status).toBe("new"); // a kind the built-in corpus does not know
     for (const round of [1, 2]) {
       const marked = await cli(["mark-spam", first.id], target.databaseUrl);
-      expect(marked, `round ${round}`).toMatchObject({ code: 0 });
+      expect(marked, `round ${round}`).toMatchObject({ status: 0 });
       expect(marked.stdout).toContain("the spam filter learned from it");
     }
     const second = await post(solarPitches[1]!, 2);
     expect(second.status).toBe("spam");
     const stats = await cli(["spam", "stats"], target.databaseUrl);
-    expect(stats.code).toBe(0);
+    expect(stats.status).toBe(0);
     expect(stats.stdout).toContain("Learned from you: 1 marked as spam, 0 marked not spam");
     expect(stats.stdout).toMatch(/What you taught points to spam most:\n {2}(the word|a link|sent from)/);
     expect(stats.stdout).toMatch(/the word "(cut|energy|bill|half|rooftop|solar|panels|zero|down|federal|tax|credit)"/);
-    expect((await cli(["mark-spam", "no-such-id"], target.databaseUrl)).code).toBe(1);
+    expect((await cli(["mark-spam", "no-such-id"], target.databaseUrl)).status).toBe(1);
 
     const reset = await cli(["spam", "reset"], target.databaseUrl);
-    expect(reset).toMatchObject({ code: 0 });
+    expect(reset).toMatchObject({ status: 0 });
     expect(reset.stdout).toMatch(/^Forgot what you taught the spam filter \(\d+ words, links and signals\)/);
     expect((await cli(["spam", "stats"], target.databaseUrl)).stdout).toContain("Learned from you: 0 marked as spam");
     expect((await post(solarPitches[2]!, 3)).status).toBe("new");
-    expect((await cli(["spam", "nonsense"], target.databaseUrl)).code).toBe(2);
+    expect((await cli(["spam", "nonsense"], target.databaseUrl)).status).toBe(2);
   }, 40_000);
 
   it("a wrong captcha answer is still the visitor's error, token or not", async () => {
@@ -262,13 +259,13 @@ describe("the spam filter on the contact form", () => {
     const held = await storedBy(target, post.email);
     expect(held.status).toBe("spam");
     const done = await cli(["not-spam", held.id], target.databaseUrl);
-    expect(done).toMatchObject({ code: 0 });
+    expect(done).toMatchObject({ status: 0 });
     expect(done.stdout).toContain("is not spam");
     await waitFor(() => sink.forEnquiry(held.id).length === 1, "the e-mail", 20_000);
     await waitFor(() => receiver.forEnquiry(held.id).length === 1, "the webhook", 20_000);
     // Again: recorded (exit 0), announced no second time.
     const again = await cli(["not-spam", held.id], target.databaseUrl);
-    expect(again.code).toBe(0);
+    expect(again.status).toBe(0);
     expect(again.stdout).toContain("its status stays new");
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(sink.forEnquiry(held.id).length).toBe(1);
@@ -317,7 +314,7 @@ describe("retention and erasure through the server", () => {
     await waitFor(async () => (await target.stored()).length === 1, "the purge at start", 10_000);
     expect((await target.stored())[0]!.email).toBe("recent@example.com");
     const purge = await cli(["purge"], target.databaseUrl);
-    expect(purge.code).toBe(0);
+    expect(purge.status).toBe(0);
     expect(purge.stdout).toMatch(/^Deleted 0 enquiries and 0 spam enquiries past their retention/);
     await target.stop();
     const shorter = await cli(["purge"], target.databaseUrl, { RETENTION_DAYS: "5" });

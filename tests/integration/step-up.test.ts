@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -10,8 +9,9 @@ import { recoveryCodeHash } from "~/owner/one-time-codes.server";
 import { formFields, fromContent, serviceField, type SiteFormValues } from "~/site-content/form";
 import { defaultSiteContent } from "~/site-content/schema.server";
 import { openInboxStore } from "~/store/store.server";
+import { runInbox } from "../support/inbox-command";
 import { sendAs, type Answer } from "../support/site-http";
-import { ensureBuilt, projectRoot, startSite, type SiteServer } from "../support/site-server";
+import { ensureBuilt, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
 /**
@@ -38,12 +38,7 @@ let annId: string;
 const erasable: string[] = [];
 
 const cli = (args: string[], input = "") =>
-  spawnSync(process.execPath, ["build/server/cli.js", ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" },
-    input,
-    encoding: "utf8",
-  });
+  runInbox(args, { env: { DATABASE_URL: `file:${databasePath}`, PUBLIC_URL: publicUrl, API_HOST: "" }, input });
 
 const send = (path: string, cookie: string, options: { method?: string; body?: Record<string, string> } = {}) =>
   sendAs(publicUrl, site.url, path, { cookie, ...options });
@@ -134,7 +129,7 @@ const decoded = (html: string) =>
 beforeAll(async () => {
   await ensureBuilt();
   databasePath = join(temp.dir(), "inbox.db");
-  for (const email of [ann, bob]) expect(cli(["operator", "add", email], `${password}\n`).status).toBe(0);
+  for (const email of [ann, bob]) expect((await cli(["operator", "add", email], `${password}\n`)).status).toBe(0);
   // One-time codes for ann with a known secret (confirmed with a step long past, so every code from now on is new),
   // recovery codes, and enquiries to erase.
   const store = await openInboxStore({ kind: "sqlite", path: databasePath }, { timeoutMs: 5_000 });
@@ -329,7 +324,7 @@ describe("the Security page's sessions", () => {
     expect(after).toContain(securityCopy.sessions.onlyThis);
     expect(after).not.toContain("Firefox on Windows");
 
-    const activity = cli(["activity"]).stdout;
+    const activity = (await cli(["activity"])).stdout;
     expect(activity).toContain("logged out another session");
     expect(activity).toContain("logged out everywhere else");
     expect(activity).not.toContain(sessionHash(phone));
