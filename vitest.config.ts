@@ -27,6 +27,9 @@ export default defineConfig({
         test: {
           name: "pure",
           include: ["app/**/*.test.ts", "server/**/*.test.ts"],
+          // One process for many files instead of a fresh one per file: these tests hold no state beyond a test (a
+          // spy or fake clock is restored after it), and the run takes 8 s instead of 30.
+          isolate: false,
           testTimeout: 5_000,
           hookTimeout: 10_000,
         },
