@@ -30,7 +30,8 @@ export default function Home() {
   const sitePath = useSitePath();
   return (
     <>
-      <section className="mx-auto grid max-w-6xl gap-10 px-4 pb-12 pt-10 sm:px-6 lg:grid-cols-5 lg:items-center lg:pt-16">
+      {/* Top-aligned, not centred beside the carousel: text a slow page has painted stays put while the rest arrives. */}
+      <section className="mx-auto grid max-w-6xl gap-10 px-4 pb-12 pt-10 sm:px-6 lg:grid-cols-5 lg:items-start lg:pt-16">
         <div className="lg:col-span-2">
           <h1 className="font-display text-4xl font-bold leading-tight text-bone-50 sm:text-5xl">
             {homePage.heading(site.businessName)}
