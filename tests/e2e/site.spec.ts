@@ -13,6 +13,7 @@ import { builtPhotos } from "../../app/site-content/public-photos.server";
 import { publicSite } from "../../app/site-content/public-site";
 import { defaultSiteContent } from "../../app/site-content/schema.server";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
+import type { CDPSession, Page } from "@playwright/test";
 
 // A new site says the spec's words: the content's defaults, with orders open (no close date).
 const site = publicSite(defaultSiteContent, new Date(), "UTC", builtPhotos(defaultSiteContent));
@@ -284,6 +285,22 @@ test.describe("navigation bar", () => {
   });
 });
 
+/**
+ * Loads `/` `loads` times with the CPU six times slower and returns every layout shift CDP reported meanwhile (CDP
+ * reports them with JavaScript off too).
+ */
+async function layoutShiftsOverLoads(page: Page, cdp: CDPSession, loads: number): Promise<number[]> {
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await cdp.send("PerformanceTimeline.enable", { eventTypes: ["layout-shift"] });
+  const shifts: number[] = [];
+  cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => shifts.push(event.layoutShiftDetails?.value ?? 0));
+  for (let load = 0; load < loads; load++) {
+    await page.goto("/", { waitUntil: "load" });
+    await page.locator("[data-copyright]").waitFor();
+  }
+  return shifts;
+}
+
 test("on a phone nothing shifts while the page's text settles, even on a slow CPU", async ({ page }) => {
   // Under load the first paint can come before text has its width; the header and the season notice used to move
   // then (measured: 7 of 20 loads at 6x CPU). Layout shifts are read from CDP, which works with JavaScript off too.
@@ -291,15 +308,7 @@ test("on a phone nothing shifts while the page's text settles, even on a slow CP
   test.setTimeout(60_000);
   await page.setViewportSize({ width: widths.phone, height: 900 });
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
-  await cdp.send("PerformanceTimeline.enable", { eventTypes: ["layout-shift"] });
-  const shifts: number[] = [];
-  cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => shifts.push(event.layoutShiftDetails?.value ?? 0));
-  for (let load = 0; load < 8; load++) {
-    await page.goto("/", { waitUntil: "load" });
-    await page.locator("[data-copyright]").waitFor();
-  }
-  expect(shifts).toEqual([]);
+  expect(await layoutShiftsOverLoads(page, cdp, 8)).toEqual([]);
 });
 
 test("at desktop width nothing painted moves while a slow browser gets the page in pieces", async ({
@@ -322,15 +331,7 @@ test("at desktop width nothing painted moves while a slow browser gets the page 
     downloadThroughput: 2_000,
     uploadThroughput: 100_000,
   });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
-  await cdp.send("PerformanceTimeline.enable", { eventTypes: ["layout-shift"] });
-  const shifts: number[] = [];
-  cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => shifts.push(event.layoutShiftDetails?.value ?? 0));
-  for (let load = 0; load < 6; load++) {
-    await page.goto("/", { waitUntil: "load" });
-    await page.locator("[data-copyright]").waitFor();
-  }
-  expect(shifts).toEqual([]);
+  expect(await layoutShiftsOverLoads(page, cdp, 6)).toEqual([]);
 });
 
 test("the footer shows the current year and the brand", async ({ page, open }) => {
