@@ -285,20 +285,33 @@ test.describe("navigation bar", () => {
   });
 });
 
+type Box = { x: number; y: number; width: number; height: number };
+type LayoutShift = { value: number; moved: { node: string; from: Box; to: Box }[] };
+
 /**
  * Loads `/` `loads` times with the CPU six times slower and returns every layout shift CDP reported meanwhile (CDP
- * reports them with JavaScript off too).
+ * reports them with JavaScript off too), each with what moved and from where to where, so a failure says which part.
  */
-async function layoutShiftsOverLoads(page: Page, cdp: CDPSession, loads: number): Promise<number[]> {
+async function layoutShiftsOverLoads(page: Page, cdp: CDPSession, loads: number): Promise<LayoutShift[]> {
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
   await cdp.send("PerformanceTimeline.enable", { eventTypes: ["layout-shift"] });
-  const shifts: number[] = [];
-  cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => shifts.push(event.layoutShiftDetails?.value ?? 0));
+  const shifts: Promise<LayoutShift>[] = [];
+  cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => {
+    const details = event.layoutShiftDetails;
+    const moved = (details?.sources ?? []).map(async ({ nodeId, previousRect, currentRect }) => {
+      const node = await cdp
+        .send("DOM.describeNode", { backendNodeId: nodeId })
+        .then(({ node }) => `${node.localName}${node.attributes?.length ? `[${node.attributes.join(" ")}]` : ""}`)
+        .catch(() => "a node since gone");
+      return { node, from: previousRect, to: currentRect };
+    });
+    shifts.push(Promise.all(moved).then((moved) => ({ value: details?.value ?? 0, moved })));
+  });
   for (let load = 0; load < loads; load++) {
     await page.goto("/", { waitUntil: "load" });
     await page.locator("[data-copyright]").waitFor();
   }
-  return shifts;
+  return Promise.all(shifts);
 }
 
 test("on a phone nothing shifts while the page's text settles, even on a slow CPU", async ({ page }) => {
@@ -311,8 +324,12 @@ test("on a phone nothing shifts while the page's text settles, even on a slow CP
   expect(await layoutShiftsOverLoads(page, cdp, 8)).toEqual([]);
 });
 
+/** A connection's first round trip brings about 14 KB (TCP's initial window of ten segments, RFC 6928). */
+const FIRST_ROUND_TRIP_BYTES = 14_000;
+
 test("at desktop width nothing painted moves while a slow browser gets the page in pieces", async ({
   page,
+  request,
   jsEnabled,
 }) => {
   // With the styles cached, a busy browser paints whatever part of the page it has parsed; the hero's text used to sit
@@ -320,8 +337,15 @@ test("at desktop width nothing painted moves while a slow browser gets the page 
   // The page's parts arrive the same way with JavaScript off: once is enough.
   test.skip(!jsEnabled, "the same HTML, with hydration on top");
   test.setTimeout(60_000);
+  // The throttle below cuts the page anywhere, even inside the header, whose right-aligned links then grow leftwards
+  // (seen on CI: 0.0013). A real connection brings the whole header in its first round trip, so the header is held to
+  // that here and the shifts below are counted in the page under it.
+  const html = Buffer.from(await (await request.get("/")).text());
+  expect(html.indexOf("</header>")).toBeGreaterThan(0);
+  expect(html.indexOf("</header>")).toBeLessThan(FIRST_ROUND_TRIP_BYTES);
   await page.setViewportSize({ width: widths.desktop, height: 900 });
   await page.goto("/", { waitUntil: "load" });
+  const header = await page.locator("header[data-site-header]").boundingBox();
   const cdp = await page.context().newCDPSession(page);
   // About 2 KB a second and a CPU six times slower: the page comes and is parsed in several pieces.
   await cdp.send("Network.enable");
@@ -331,7 +355,11 @@ test("at desktop width nothing painted moves while a slow browser gets the page 
     downloadThroughput: 2_000,
     uploadThroughput: 100_000,
   });
-  expect(await layoutShiftsOverLoads(page, cdp, 6)).toEqual([]);
+  const inHeader = (box: Box) => box.y + box.height <= (header?.y ?? 0) + (header?.height ?? 0);
+  const shifts = await layoutShiftsOverLoads(page, cdp, 6);
+  const onlyInHeader = ({ moved }: LayoutShift) =>
+    moved.length > 0 && moved.every(({ from, to }) => inHeader(from) && inHeader(to));
+  expect(shifts.filter((shift) => !onlyInHeader(shift))).toEqual([]);
 });
 
 test("the footer shows the current year and the brand", async ({ page, open }) => {
