@@ -5,7 +5,8 @@
  *   1. text/, wording/, log.server.ts,     plain words and helpers; they import nothing of the app
  *      background-loop.server.ts
  *   2. http/, pages/, store/               requests, finished documents, the database
- *   3. config.server.ts, config/, photos/  the environment's settings; checking and encoding photos
+ *   3. config.server.ts, config/, photos/, the environment's settings; checking and encoding photos and
+ *      video/                              video clips
 ^ *   4. site-services.server.ts             the interface of what the server hands loaders and actions
  *   5. enquiry/, owner/                    the contact form, and the owner area's logins; neither imports the other
  *   6. site-content/                       what the owner edits on the Site page (its preview asks owner/ for a login)
@@ -17,7 +18,7 @@
  */
 const ground = "text/|wording/|log[.]server[.]ts$|background-loop[.]server[.]ts$";
 const second = `${ground}|http/|pages/|store/`;
-const third = `${second}|config[.]server[.]ts$|config/|photos/`;
+const third = `${second}|config[.]server[.]ts$|config/|photos/|video/`;
 const fourth = `${third}|site-services[.]server[.]ts$`;
 const floors = `${fourth}|enquiry/|owner/|site-content/|notify/|components/|entry[.](client|server)[.]tsx$|routes/|root[.]tsx$|tailwind[.]css$`;
 
@@ -84,8 +85,8 @@ export default {
     },
     standsOn(
       "config-and-photos-below-the-services",
-      "the settings and the photos' checks are used by the services and the site, never the other way round",
-      "config[.]server[.]ts$|config/|photos/",
+      "the settings and the photos' and clips' checks are used by the services and the site, never the other way round",
+      "config[.]server[.]ts$|config/|photos/|video/",
       third,
     ),
     standsOn(

@@ -26,6 +26,8 @@ ENV NODE_ENV=production \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 # glibc gives freed memory back after each photo's encoding, as npm start does (docs/photos.md, "Memory").
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
+# ffmpeg and ffprobe for the portfolio's video clips (docs/decisions/0040-ffmpeg-for-video.md).
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 COPY --chown=node:node package.json package-lock.json ./
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build

@@ -39,7 +39,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
   Boolean(formAction?.startsWith("/inbox/site"));
 
 /** The footer's details when the root's data is missing (its loader failed and the error page shows). */
-const fallbackBusiness = { name: brand.name, email: null, phone: null, region: null, links: [] };
+const fallbackBusiness = { name: brand.name, email: null, phone: null, region: null, links: [], currency: "USD" };
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
@@ -76,7 +76,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="haunt-backdrop flex-1">
           {children}
         </main>
-        <SiteFooter year={data?.year ?? new Date().getFullYear()} business={data?.business ?? fallbackBusiness} />
+        <SiteFooter
+          year={data?.year ?? new Date().getFullYear()}
+          business={data?.business ?? fallbackBusiness}
+          hasWork={data?.hasWork ?? false}
+        />
         <ScrollRestoration />
         <Scripts />
         {/* Renders nothing in production; reloads the page on rebuilds under `npm run dev`. */}

@@ -59,6 +59,8 @@ export interface SiteServices {
   wakeLoginAlerts?(): void;
   /** Tells the background photo encoder that a photo was just uploaded or placed, so it is encoded now. */
   wakePhotoEncoder(): void;
+  /** Tells the background video encoder that a clip was just uploaded or retried (optional: tests built by hand). */
+  wakeVideoEncoder?(): void;
   /** Counts one enquiry for this client (and the site), or refuses it. */
   admit(clientAddress: string | undefined): Promise<RateLimitRefusal | null>;
   /** Counts one login for the site-wide login rate: null, or the seconds until one may be checked again. */

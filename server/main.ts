@@ -13,6 +13,7 @@ import { loadContext } from "./load-context";
 import { metricsServer, requestMetrics } from "./metrics";
 import { pageCacheMiddleware } from "./page-cache";
 import { photoFiles } from "./photo-files";
+import { mediaFiles } from "./media-files";
 import { guardActions } from "./actions";
 import { guardRequest } from "./request-guard";
 import { accessLog, requestIds } from "./request-log";
@@ -89,6 +90,8 @@ app.use(
   express.static(fromInstallation("public/photos"), { immutable: true, maxAge: "1y", setHeaders: photoType }),
 );
 app.use("/photos", photoFiles(config.apiHost ? undefined : services.inbox));
+// The Work pages' clips (docs/work.md): from each instance's file cache, with byte ranges.
+app.use("/media", mediaFiles(config.apiHost ? undefined : services.inbox));
 app.use(express.static(fromInstallation("public"), { maxAge: "1h" }));
 // The access log names the path, never the query string (server/request-log.ts).
 app.use(accessLog());

@@ -66,7 +66,8 @@ export function startOutbox(
     const channels: NotificationChannel[] = [];
     if (notify.email)
       channels.push(createEmailChannel(notify.email, { sender: publishedSender(getConfig().publicUrl) }));
-    if (notify.webhookUrl) channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat));
+    if (notify.webhookUrl)
+      channels.push(createWebhookChannel(notify.webhookUrl, notify.webhookFormat, getConfig().publicUrl));
     const outbox = createOutbox({ store, channels, ...options });
     outbox.start();
     log.info(`notify: each new enquiry is announced by ${describeChannels(notify)}`);

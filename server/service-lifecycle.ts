@@ -13,6 +13,7 @@ import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbo
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder-loop";
 import { refreshSite, startSiteContent, stopSiteContent } from "./site-content-poll";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest-loop";
+import { startVideoEncoder, stopVideoEncoder, wakeVideoEncoder } from "./video-encoder-loop";
 import { log } from "~/log.server";
 
 /**
@@ -41,6 +42,7 @@ export function createServices(): SiteServices {
     wakeOutbox,
     wakeLoginAlerts,
     wakePhotoEncoder,
+    wakeVideoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
     loginHashes: createLoginHashGate(),
@@ -74,6 +76,7 @@ export async function startServices(): Promise<void> {
     startSpamDigest(store, config);
     startLoginAlerts(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
+    startVideoEncoder(store, { leaseMs: config.photoLeaseMs });
     startBackups(config);
   };
   await Promise.race([startInbox(config, notifications, onOpen), waited]);
@@ -92,6 +95,7 @@ export async function stopBackground(): Promise<void> {
     stopSpamDigest(),
     stopLoginAlerts(),
     stopPhotoEncoder(),
+    stopVideoEncoder(),
     stopBackups(),
   ]);
 }

@@ -1,10 +1,12 @@
 import { backgroundLoop } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
+import { resolveWork } from "~/site-content/public-work.server";
 import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
 import { defaultSnapshot, type SiteSnapshot } from "~/site-content/snapshot.server";
 import type { PhotoStore } from "~/store/photos.types";
 import type { SiteStore } from "~/store/site-versions.types";
+import type { VideoStore } from "~/store/videos.types";
 import { log } from "~/log.server";
 
 /**
@@ -13,8 +15,8 @@ import { log } from "~/log.server";
  * the instance that published it). The pages never wait on the database for their words: while it does not answer,
  * the last version read is served; until it has been read once, the defaults are served and no page is kept.
  *
- * The same poll counts the ready photo renditions: one encoded after the publish (on any instance) is resolved into
- * the snapshot by itself, so it goes public within a second or two everywhere. Each change of what the pages show
+ * The same poll counts the ready photo renditions and video clips: one encoded after the publish (on any instance) is
+ * resolved into the snapshot by itself, so it goes public within a second or two everywhere. Each change of what the pages show
  * makes a new snapshot generation, which retires the page cache's pages.
  */
 
@@ -31,30 +33,37 @@ export function refreshSite(): Promise<void> {
   return poll?.refresh() ?? Promise.resolve();
 }
 
-function pollSite(from: PhotoStore & SiteStore): NonNullable<typeof poll> {
-  /** The ready renditions counted when the snapshot's photos were last resolved. */
-  let readySeen = -1;
+function pollSite(from: PhotoStore & SiteStore & VideoStore): NonNullable<typeof poll> {
+  /** The ready renditions and clips counted when the snapshot's photos and work were last resolved. */
+  let readySeen = "";
   let reading: Promise<void> | undefined;
   let failing = false;
 
   function refresh(): Promise<void> {
     reading ??= (async () => {
       try {
-        const { version: latest, readyRenditions } = await from.siteState();
+        const [{ version: latest, readyRenditions }, readyVideos] = await Promise.all([
+          from.siteState(),
+          from.readyVideoCount(),
+        ]);
+        const ready = `${readyRenditions}/${readyVideos}`;
         const newVersion = latest !== snapshot.version || !snapshot.known;
-        if (newVersion || readyRenditions !== readySeen) {
+        if (newVersion || ready !== readySeen) {
           let { version: number, content } = snapshot;
           if (newVersion) {
             const version = latest === 0 ? null : await from.publishedSite();
             number = version?.number ?? 0;
             content = version ? contentFromJson(version.content) : defaultSiteContent;
           }
-          const photos = await resolvePhotos(from, content);
-          // A rendition made for a draft or another place changes nothing shown: the kept pages stay.
-          if (newVersion || JSON.stringify(photos) !== JSON.stringify(snapshot.photos)) {
-            snapshot = { version: number, content, photos, known: true, generation: snapshot.generation + 1 };
+          const [photos, work] = await Promise.all([resolvePhotos(from, content), resolveWork(from, content)]);
+          // A rendition or clip made for a draft or another place changes nothing shown: the kept pages stay.
+          const changed =
+            JSON.stringify(photos) !== JSON.stringify(snapshot.photos) ||
+            JSON.stringify(work) !== JSON.stringify(snapshot.work);
+          if (newVersion || changed) {
+            snapshot = { version: number, content, photos, work, known: true, generation: snapshot.generation + 1 };
           }
-          readySeen = readyRenditions;
+          readySeen = ready;
         }
         if (failing) log.info("site content: the database answers again");
         failing = false;
@@ -81,7 +90,7 @@ function pollSite(from: PhotoStore & SiteStore): NonNullable<typeof poll> {
 }
 
 /** From the moment the inbox's database is open. With API_HOST there is none: the defaults are all there is. */
-export function startSiteContent(config: Config, opened?: PhotoStore & SiteStore): void {
+export function startSiteContent(config: Config, opened?: PhotoStore & SiteStore & VideoStore): void {
   if (config.apiHost || !opened) {
     snapshot = { ...defaultSnapshot, known: true, generation: defaultSnapshot.generation + 1 };
     return;

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { contactForm, privacyLinks } from "~/wording";
 import {
+  aboutField,
   enquiryFields,
   formTokenField,
   honeypotField,
@@ -20,6 +21,10 @@ interface ContactFormProps {
   busy: boolean;
   /** The signed form token (app/enquiry/form-token.server.ts); empty when none is used. */
   formToken: string;
+  /** The project the visitor asks about ("Ask for one like this"): its id, posted, and how the message starts. */
+  about?: { id: string; prefill: string } | null;
+  /** Where the form posts: /contact, with the project's ?about= so a page shown again without JavaScript keeps it. */
+  action?: string;
 }
 
 function field(name: EnquiryFieldName) {
@@ -31,10 +36,10 @@ function field(name: EnquiryFieldName) {
  * The enquiry form. A real POST form: without JavaScript the browser posts it and the server renders the result;
  * with JavaScript Remix submits it in place. Field limits come from app/enquiry/fields.ts.
  */
-export function ContactForm({ status, values, busy, formToken }: ContactFormProps) {
+export function ContactForm({ status, values, busy, formToken, about, action = "/contact" }: ContactFormProps) {
   return (
     <>
-      <Form method="post" action="/contact" className="space-y-5" aria-describedby="enquiry-status">
+      <Form method="post" action={action} className="space-y-5" aria-describedby="enquiry-status">
         <div>
           <label htmlFor="enquiry-name" className={labelClass}>
             {enquiryFields.name.label}
@@ -51,7 +56,12 @@ export function ContactForm({ status, values, busy, formToken }: ContactFormProp
           <label htmlFor="enquiry-message" className={labelClass}>
             {enquiryFields.message.label}
           </label>
-          <textarea {...field("message")} rows={4} defaultValue={values.message ?? ""} className={inputClass} />
+          <textarea
+            {...field("message")}
+            rows={4}
+            defaultValue={values.message ?? about?.prefill ?? ""}
+            className={inputClass}
+          />
         </div>
         <div>
           <label htmlFor="enquiry-security" className={labelClass}>
@@ -72,6 +82,7 @@ export function ContactForm({ status, values, busy, formToken }: ContactFormProp
           />
         </div>
         {formToken ? <input type="hidden" name={formTokenField} value={formToken} /> : null}
+        {about ? <input type="hidden" name={aboutField} value={about.id} /> : null}
         <button
           type="submit"
           disabled={busy}

@@ -1,14 +1,22 @@
 import { Link } from "@remix-run/react";
-import { footer, privacyLinks } from "~/wording";
+import { footer, privacyLinks, workLink } from "~/wording";
 import type { PublicSite } from "~/site-content/public-site";
 import { useSitePath } from "~/site-content/root-data";
 
 /**
  * The business's name and the details the owner chose to publish (e-mail, phone, town or region, social links), the
- * copyright line and the privacy link. The year comes from the root loader, so the server render and the hydrated
- * page always agree.
+ * copyright line, the Work pages' link once there is work to show, and the privacy link. The year comes from the root
+ * loader, so the server render and the hydrated page always agree.
  */
-export function SiteFooter({ year, business }: { year: number; business: PublicSite["business"] }) {
+export function SiteFooter({
+  year,
+  business,
+  hasWork = false,
+}: {
+  year: number;
+  business: PublicSite["business"];
+  hasWork?: boolean;
+}) {
   const sitePath = useSitePath();
   const details = [business.region, business.phone].filter(Boolean);
   return (
@@ -40,6 +48,11 @@ export function SiteFooter({ year, business }: { year: number; business: PublicS
           <p data-copyright="">
             &copy; {year} {business.name}. {footer.rights}
           </p>
+          {hasWork ? (
+            <Link to={sitePath(workLink.to)} className="site-footer-link hover:text-ember-300">
+              {workLink.label}
+            </Link>
+          ) : null}
           <Link to={sitePath("/privacy")} className="site-footer-link hover:text-ember-300">
             {privacyLinks.footer}
           </Link>

@@ -1,15 +1,17 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useRef, type KeyboardEvent } from "react";
-import { brand, header, navigation } from "~/wording";
+import { brand, header, navigationFor } from "~/wording";
 import { businessNameOf, useRootData, useSitePath } from "~/site-content/root-data";
 
 const MOBILE_NAV_ID = "mobile-nav";
 
 function NavLinks({ onNavigate, vertical }: { onNavigate?: () => void; vertical?: boolean }) {
   const sitePath = useSitePath();
+  // "Our work" from the first published project on: the server renders it, so the bar never changes after paint.
+  const items = navigationFor(useRootData()?.hasWork ?? false);
   return (
     <ul className={vertical ? "flex flex-col gap-1 px-4 py-3" : "flex items-center gap-2"}>
-      {navigation.map((item) => (
+      {items.map((item) => (
         <li key={item.to}>
           {/* NavLink marks the current page with aria-current="page". */}
           {/* The current page's link (aria-current) is marked by .nav-link's own rule in app/tailwind.css. */}

@@ -1,6 +1,8 @@
 import { captchaAnswer, enquiryErrors } from "~/wording";
 import {
+  aboutField,
   enquiryFieldNames,
+  enquiryFields,
   formTokenField,
   honeypotField,
   maxBodyBytes,
@@ -14,7 +16,9 @@ import type { ApiError, Outcome } from "~/enquiry/api-answer";
 import { validateEnquiry } from "~/enquiry/validate.server";
 import { discardBody, mediaType, readBodyCapped } from "~/http/body.server";
 import { judgeEnquiry, spamFeatures } from "~/enquiry/spam.server";
-import type { SpamJudgementRecord } from "~/store/records";
+import type { EnquiryAbout, SpamJudgementRecord } from "~/store/records";
+import type { Project } from "~/enquiry/about.server";
+import { aboutLine, enquiryAbout, projectForId } from "~/enquiry/about.server";
 import { currentRequestId, log } from "~/log.server";
 import type { EnquiryMetric, RateLimitRefusal, SiteServices } from "~/site-services.server";
 
@@ -57,15 +61,17 @@ export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() =
 // The log's names for what happened, as operators' log queries know them.
 const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot", spam: "spam" };
 
+/** `projects`: the published projects, so that a form's hidden `about` names one (none: it is ignored). */
 export async function acceptEnquiry(
   request: Request,
   source: EnquirySource,
   services: SiteServices,
   clientAddress?: string,
+  { projects = [] }: { projects?: readonly Project[] } = {},
 ): Promise<Acceptance> {
   const started = performance.now();
   const upstream = services.config.apiHost ? "api" : "embedded";
-  const outcome = await accept(request, source, services, clientAddress);
+  const outcome = await accept(request, source, services, clientAddress, projects);
   const detail = outcome.kind === "not-forwarded" ? outcome.outcome : undefined;
   logAttempt({
     outcome: detail ? detail.kind : (logNames[outcome.kind] ?? outcome.kind),
@@ -91,6 +97,7 @@ async function accept(
   source: EnquirySource,
   services: SiteServices,
   clientAddress: string | undefined,
+  projects: readonly Project[],
 ): Promise<Acceptance> {
   if (!mediaTypes[source].includes(mediaType(request))) {
     discardBody(request);
@@ -109,6 +116,9 @@ async function accept(
   const validation = validateEnquiry(input);
   if (!validation.ok) return { kind: "invalid", errors: validation.errors, values };
   const enquiry = validation.enquiry;
+  // The project as it is named now; an id that names no published project (taken off since) is dropped.
+  const asked = projectForId(projects, spam?.about);
+  const about = asked ? enquiryAbout(asked) : null;
   // The API checks its own captcha; the embedded back-end checks it here, before anything is counted or stored.
   if (embedded && !isCaptchaAnswer(enquiry.security)) {
     return { kind: "wrong-answer", errors: [enquiryErrors.wrongAnswer], values };
@@ -116,16 +126,35 @@ async function accept(
   const refusal = await services.admit(clientAddress);
   if (refusal) return { kind: "rate-limited", refusal, values };
 
-  if (embedded) return (await store(enquiry, services, spam)) ?? { kind: "not-stored", values };
-  const forwarded = await postEnquiry(enquiry, services.config.apiHost!, services.config.apiTimeoutMs);
+  if (embedded) return (await store(enquiry, about, services, spam)) ?? { kind: "not-stored", values };
+  const forwarded = await postEnquiry(
+    withAboutLine(enquiry, about, services.config.publicUrl),
+    services.config.apiHost!,
+    services.config.apiTimeoutMs,
+  );
   if (forwarded.kind === "sent") return { kind: "accepted", upstreamStatus: forwarded.status };
   return { kind: "not-forwarded", outcome: forwarded, values };
 }
 
-/** What the form adds for the spam filter; absent for JSON (no hidden field, no token: content signals only). */
+/**
+ * The upstream API has no field for the project (its contract stays as it is): the project's line goes at the end of
+ * the message instead, when it still fits the message's limit (the message starts with the title anyway, unless the
+ * visitor changed it).
+ */
+function withAboutLine(enquiry: Enquiry, about: EnquiryAbout | null, siteUrl: string): Enquiry {
+  if (!about) return enquiry;
+  const message = `${enquiry.message}\n\n${aboutLine(about, siteUrl)}`;
+  return message.length <= enquiryFields.message.maxLength ? { ...enquiry, message } : enquiry;
+}
+
+/**
+ * What the form adds: the spam filter's signals and the project's id (the hidden `about`); absent for JSON (no hidden
+ * field, no token: content signals only).
+ */
 interface FormSignals {
   honeypot: string | undefined;
   token: string | undefined;
+  about: string | undefined;
 }
 
 /**
@@ -136,6 +165,7 @@ interface FormSignals {
  */
 async function store(
   { name, email, message }: Enquiry,
+  about: EnquiryAbout | null,
   services: SiteServices,
   form: FormSignals | undefined,
 ): Promise<Acceptance | undefined> {
@@ -149,7 +179,7 @@ async function store(
       judgement = judgeEnquiry(signals, await inbox.spamCounts(spamFeatures(signals)));
     }
     const saved = await inbox.save(
-      { name, email, message },
+      { name, email, message, about },
       services.channels(),
       new Date(),
       judgement,
@@ -191,7 +221,7 @@ async function readForm(
   };
   return {
     input: textFields((field) => text(field)?.replace(/\r\n?/g, "\n")),
-    spam: { honeypot: text(honeypotField), token: text(formTokenField) },
+    spam: { honeypot: text(honeypotField), token: text(formTokenField), about: text(aboutField) },
   };
 }
 

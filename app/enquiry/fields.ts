@@ -38,5 +38,11 @@ export const honeypotField = "company_website";
 /** The contact form's signed token (app/enquiry/form-token.server.ts). */
 export const formTokenField = "form_token";
 
+/**
+ * The id of the portfolio project the visitor came from ("Ask for one like this", /contact?about={slug}): kept with
+ * the enquiry, never sent upstream as a field of its own (app/enquiry/about.server.ts).
+ */
+export const aboutField = "about";
+
 /** Request bodies above this are refused before they are read whole. Four full fields fit easily. */
 export const maxBodyBytes = defaultBodyCap;

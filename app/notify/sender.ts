@@ -15,7 +15,7 @@ export interface Sender {
 
 /** Before the content is given (the schema's default business is this name and nothing else). */
 export const defaultSender: Sender = {
-  business: { name: brand.name, email: null, phone: null, region: null, links: [] },
+  business: { name: brand.name, email: null, phone: null, region: null, links: [], currency: "USD" },
   siteUrl: null,
 };
 

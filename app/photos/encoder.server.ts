@@ -40,10 +40,14 @@ const contentTypes: Record<PhotoFormat, string> = { avif: "image/avif", webp: "i
  * The shapes a place crops to, and their widths. 720 covers a 390-px phone at 2x and Lighthouse's 412-px phone at
  * 1.75x (665 px) and the 646-px desktop slide at 1x with the fewest bytes; 1080 a phone at 3x.
  */
-export const shapes = {
+export const shapes: Record<"slide" | "about" | "work" | "poster", { aspect: number | null; widths: readonly number[] }> = {
   slide: { aspect: 16 / 9, widths: [480, 720, 1080, 1600, 2400] },
   about: { aspect: 3 / 2, widths: [480, 720, 1080, 1600] },
-} as const;
+  /** A project's photos on the Work pages: the cards and the project's gallery. */
+  work: { aspect: 4 / 3, widths: [480, 720, 1080, 1600] },
+  /** A video clip's poster frame: the clip's own shape (null), at most its 720-px-high size. */
+  poster: { aspect: null, widths: [480, 720, 1280] },
+};
 export type Shape = keyof typeof shapes;
 
 export const placeholderWidth = 16;
@@ -250,8 +254,9 @@ export async function encodeRendition(
   options: EncodeOptions = {},
 ): Promise<RenditionEntry> {
   const { name = uploadFileName, srcPrefix = "/photos/", social: withSocial = shape === "slide" } = options;
-  const { aspect, widths: allWidths } = shapes[shape];
   const header = await inspectPhoto(input);
+  const aspect = shapes[shape].aspect ?? header.width / header.height;
+  const allWidths = shapes[shape].widths;
   // The crop is cut out of the stored pixels and shrunk to the widest size made from it while the photo is decoded, a
   // strip at a time (turning the photo upright first made libvips decode all of it, 100 MB more for a
   // 26-megapixel JPEG); only that small copy is turned upright. It is all that is held while the sizes are encoded

@@ -5,7 +5,7 @@
  * not in memory. Past `maxWaiting` turns waiting, an upload is refused at once (503 with Retry-After, with a plain message).
  */
 
-import { collectGarbage } from "~/photos/memory.server";
+import { collectGarbage } from "~/store/memory.server";
 
 export const maxWaiting = 8;
 

@@ -48,6 +48,25 @@ export type UploadRead =
   | { ok: true; fields: UploadFields; photo: CheckedPhoto }
   | { ok: false; fields: UploadFields; problem: UploadProblem; status: number; cost?: DecodeCost };
 
+/**
+ * What an upload form holds: the file's field, its own limit, the text fields kept, and whether it waits for a photo
+ * turn (a photo is decoded in this process; a clip is judged by ffprobe in its own).
+ */
+export interface UploadSpec<F extends string> {
+  file: string;
+  maxFileBytes: number;
+  fields: readonly F[];
+  photoTurn: boolean;
+}
+
+/** The Photos page's upload form. */
+export const photoUploadSpec: UploadSpec<keyof UploadFields> = {
+  file: "photo",
+  maxFileBytes: photoLimits.maxBytes,
+  fields: ["alt", "place"],
+  photoTurn: true,
+};
+
 /** The file as received: on disk until checked (and stored) or refused; `discard()` removes it either way. */
 export interface ReceivedFile {
   path: string;
@@ -56,9 +75,9 @@ export interface ReceivedFile {
   discard(): Promise<void>;
 }
 
-export type UploadReceived =
-  | { ok: true; fields: UploadFields; file: ReceivedFile }
-  | { ok: false; fields: UploadFields; problem: UploadProblem; status: number };
+export type UploadReceived<F extends string = keyof UploadFields> =
+  | { ok: true; fields: Record<F, string>; file: ReceivedFile }
+  | { ok: false; fields: Record<F, string>; problem: UploadProblem; status: number };
 
 /** A field's value is never longer than this when parsed (the alt text's own limit is far below). */
 const fieldBytes = 4096;
@@ -70,12 +89,16 @@ export const uploadId = (bytes: Uint8Array) => createHash("sha256").update(bytes
  * Reads the upload form under `maxBody` bytes, its file into a temporary file. Never throws for what a client sent.
  * With too many photos already waiting for their turn, refuses at once (503, "busy") and reads nothing.
  */
-export async function receiveUpload(request: Request, maxBody: number): Promise<UploadReceived> {
-  const fields: UploadFields = { alt: "", place: "" };
-  const refused = (problem: UploadProblem, status = 400): UploadReceived => ({ ok: false, fields, problem, status });
+export async function receiveUpload<F extends string = keyof UploadFields>(
+  request: Request,
+  maxBody: number,
+  spec: UploadSpec<F> = photoUploadSpec as unknown as UploadSpec<F>,
+): Promise<UploadReceived<F>> {
+  const fields = Object.fromEntries(spec.fields.map((name) => [name, ""])) as Record<F, string>;
+  const refused = (problem: UploadProblem, status = 400): UploadReceived<F> => ({ ok: false, fields, problem, status });
   const body = request.body;
   if (mediaType(request) !== "multipart/form-data" || !body) return refused("notMultipart");
-  if (!turnAvailable()) {
+  if (spec.photoTurn && !turnAvailable()) {
     drain(body.getReader());
     return refused("busy", 503);
   }
@@ -84,7 +107,7 @@ export async function receiveUpload(request: Request, maxBody: number): Promise<
   try {
     parser = busboy({
       headers: { "content-type": request.headers.get("content-type") ?? "" },
-      limits: { files: 1, fileSize: photoLimits.maxBytes, fields: 8, fieldSize: fieldBytes, parts: 12 },
+      limits: { files: 1, fileSize: spec.maxFileBytes, fields: 8, fieldSize: fieldBytes, parts: 12 },
     });
   } catch {
     drain(body.getReader());
@@ -98,17 +121,17 @@ export async function receiveUpload(request: Request, maxBody: number): Promise<
   let fileSize = 0;
   let fileTooLarge = false;
   parser.on("field", (name, value) => {
-    if (name === "alt" || name === "place") fields[name] = value;
+    if ((spec.fields as readonly string[]).includes(name)) fields[name as F] = value;
   });
   parser.on("file", (name, stream, info) => {
     // A body cut off past the cap ends the file with an error: the refusal is already decided.
     stream.on("error", () => {});
-    if (name !== "photo" || out) {
+    if (name !== spec.file || out) {
       stream.resume();
       return;
     }
     fileName = info.filename ?? "";
-    const file = createWriteStream(join(dir, "photo"));
+    const file = createWriteStream(join(dir, "upload"));
     out = file;
     written = once(file, "close");
     written.catch(() => {});
@@ -159,7 +182,7 @@ export async function receiveUpload(request: Request, maxBody: number): Promise<
   return {
     ok: true,
     fields,
-    file: { path: join(dir, "photo"), size: fileSize, fileName: safeFileName(fileName), discard },
+    file: { path: join(dir, "upload"), size: fileSize, fileName: safeFileName(fileName), discard },
   };
 }
 

@@ -17,7 +17,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       businessName: business.name,
       tagline,
       orders,
-      services,
+      // What the cards show: words formatted on the server (the JSON-LD's amount stays on the server).
+      services: services.map(({ name, detail, startingPrice, leadTime, work }) => ({
+        name,
+        detail,
+        startingPrice,
+        leadTime,
+        work,
+      })),
       ordersNote,
       carousel: { slides: photos.slides, captions: photos.captions },
     },
@@ -70,9 +77,41 @@ export default function Home() {
         </h2>
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-services="">
           {site.services.map((service, index) => (
-            <li key={index} className="rounded-xl border border-night-600 bg-night-800/70 p-5">
-              <h3 className="font-display text-xl font-semibold text-ember-300">{service.name}</h3>
-              <p className="mt-2 text-bone-300">{service.detail}</p>
+            // Two rows shared with the cards beside it (a subgrid): each card's price starts on the same line however
+            // long the details above are.
+            <li
+              key={index}
+              className="row-span-2 grid grid-rows-subgrid gap-0 rounded-xl border border-night-600 bg-night-800/70 p-5"
+            >
+              <div>
+                <h3 className="font-display text-xl font-semibold text-ember-300">{service.name}</h3>
+                <p className="mt-2 text-bone-300">{service.detail}</p>
+              </div>
+              {service.startingPrice || service.leadTime || service.work ? (
+                <div className="pt-4" data-service-terms="">
+                  <div className="border-t border-night-600 pt-3">
+                    {service.startingPrice ? (
+                      <p className="text-lg font-semibold text-bone-50" data-service-price="">
+                        {service.startingPrice}
+                      </p>
+                    ) : null}
+                    {service.leadTime ? (
+                      <p className="text-sm text-bone-300" data-service-lead-time="">
+                        {service.leadTime}
+                      </p>
+                    ) : null}
+                    {service.work ? (
+                      <Link
+                        to={sitePath(service.work.path)}
+                        className="mt-2 inline-block font-semibold text-ember-300 underline underline-offset-4 hover:text-bone-50"
+                      >
+                        {homePage.seeBuilds(service.work.builds)}
+                        <span className="sr-only">{homePage.seeBuildsOf(service.name)}</span>
+                      </Link>
+                    ) : null}
+                  </div>
+                </div>
+              ) : null}
             </li>
           ))}
         </ul>

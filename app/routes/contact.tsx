@@ -9,11 +9,12 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ContactForm } from "~/components/ContactForm";
-import { contactPage, enquiryMessages } from "~/wording";
+import { contactForm, contactPage, enquiryMessages } from "~/wording";
 import { acceptEnquiry } from "~/enquiry/accept.server";
+import { projectForSlug } from "~/enquiry/about.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
-import { enquiryFieldNames, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
+import { aboutField, enquiryFieldNames, maxBodyBytes, type EnquiryValues } from "~/enquiry/fields";
 import type { BodyCap } from "~/http/body-cap";
 import { browserFailureText } from "~/enquiry/api-answer";
 import { metaFromLoader } from "~/site-content/root-data";
@@ -22,15 +23,25 @@ import { pageHeadFor, previewHeaders } from "~/site-content/pages.server";
 export const meta: MetaFunction = metaFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const query = new URL(request.url).searchParams;
   // Set by the post/redirect/get after a successful send. That page carries one visitor's status: never cache it.
-  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  const sent = query.get("sent") === "1";
+  // "Ask for one like this" on a published project's page (its slug now or before a rename); anything else in
+  // ?about= is ignored and the plain form shown.
+  const asked = query.has(aboutField)
+    ? projectForSlug(context.site.content.projects, query.get(aboutField))
+    : undefined;
+  const about = asked ? { id: asked.id, slug: asked.slug, prefill: contactForm.aboutPrefill(asked.title) } : null;
   // Each visitor's form carries its own signed token (ADR 0013): with the embedded inbox the page is never shared or
   // kept, also when the database was down and it has none (a kept token-less form would make every post "missing").
   const { meta, site, preview } = await pageHeadFor("contact", request, context);
   const formToken = await formTokenForPage(context.services);
-  const perVisitor = sent || !context.services.config.apiHost;
+  // A page with ?about= (known or not) is never kept either: the in-memory page cache keeps no query string at all
+  // (app/pages/page-cache.server.ts), and no-store tells a CDN the same, so made-up values cannot fill a cache. The
+  // page is cheap to render, and a visitor asks for it once.
+  const perVisitor = sent || !context.services.config.apiHost || query.has(aboutField);
   return data(
-    { sent, formToken, meta, intro: site.contactIntro },
+    { sent, formToken, meta, intro: site.contactIntro, about },
     { headers: preview ? previewHeaders : perVisitor ? { "Cache-Control": "no-store" } : {} },
   );
 }
@@ -48,7 +59,9 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
 export const bodyCap: BodyCap = { maxBytes: maxBodyBytes, readsOwnBody: true };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const acceptance = await acceptEnquiry(request, "form", context.services, context.clientAddress);
+  const acceptance = await acceptEnquiry(request, "form", context.services, context.clientAddress, {
+    projects: context.site.content.projects,
+  });
   // A failed save may have used up the posted token; with JavaScript the page is not reloaded, so send a new one.
   const formToken = acceptance.kind === "not-stored" ? await formTokenForPage(context.services) : undefined;
   return contactPageAnswer(acceptance, formToken);
@@ -84,11 +97,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent, formToken, intro } = useLoaderData<typeof loader>();
+  const { sent, formToken, intro, about } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const location = useLocation();
-  const busy = navigation.state !== "idle" && navigation.formAction === "/contact";
+  // With a project, the form posts to its own address: shown again after a refusal without JavaScript, the page
+  // still carries the project.
+  const formAction = about ? `/contact?${aboutField}=${encodeURIComponent(about.slug)}` : "/contact";
+  const busy = navigation.state !== "idle" && navigation.formAction?.split("?")[0] === "/contact";
   const status = busy ? enquiryMessages.sending : (actionData?.status ?? (sent ? enquiryMessages.success : ""));
 
   return (
@@ -103,6 +119,8 @@ export default function Contact() {
           values={actionData?.values ?? {}}
           busy={busy}
           formToken={(actionData && "formToken" in actionData && actionData.formToken) || formToken}
+          about={about}
+          action={formAction}
         />
       </div>
     </section>

@@ -14,6 +14,7 @@ import { currentRequestId } from "~/log.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { type Channel, channels, type SpamVerdictName } from "~/store/records";
+import { projectAddress, projectForId } from "~/enquiry/about.server";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -32,10 +33,16 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
   const enquiry = await store.getEnquiry(id);
   if (!enquiry) throw notFound();
   const resendable = [...new Set([...context.services.channels(), ...enquiry.notifications.map((n) => n.channel)])];
+  // The project it was sent about, as it was named then; its page at the project's address now while it is still
+  // published (renamed since: the new one), else the address it had.
+  const asked = enquiry.about;
+  const current = asked ? projectForId(context.site.content.projects, asked.projectId) : undefined;
+  const about = asked ? { title: asked.title, href: projectAddress(null, current?.slug ?? asked.slug) } : null;
   return data(
     shownToOwner({
       operator: operator.email,
       enquiry,
+      about,
       resendable,
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
@@ -128,7 +135,7 @@ function SpamVerdict({
 
 export default function InboxEnquiry() {
   const businessName = businessNameOf(useRootData());
-  const { operator, enquiry, resendable, now, done } = useLoaderData<typeof loader>();
+  const { operator, enquiry, about, resendable, now, done } = useLoaderData<typeof loader>();
   const receivedAt = new Date(enquiry.receivedAt);
   const handled = enquiry.status === "handled";
   const spam = enquiry.status === "spam";
@@ -151,6 +158,14 @@ export default function InboxEnquiry() {
             {timeAgo(receivedAt, new Date(now))} · {inboxCopy.enquiry.status}{" "}
             <span className="font-medium text-bone-100">{enquiry.status}</span>
           </p>
+          {about ? (
+            <p className="mt-1 text-bone-100">
+              {inboxCopy.enquiry.about}{" "}
+              <a href={about.href} className={linkClass}>
+                {about.title}
+              </a>
+            </p>
+          ) : null}
           <SpamVerdict enquiry={enquiry} />
         </header>
         <div className="mt-5 whitespace-pre-wrap break-words rounded-md bg-night-950 p-4 text-bone-50">

@@ -17,6 +17,7 @@ import { cdnDelayMinutes, staleMessage, staleSeasonYear } from "~/site-content/e
 import { editServices, errorsByField, fromContent, fromForm, toInput, type SiteFormValues } from "~/site-content/form";
 import { describeChanges } from "~/site-content/changes";
 import { draftContent, publishContent } from "~/site-content/publish.server";
+import { projectsWithServices } from "~/site-content/project-edits";
 import {
   contentFromJson,
   defaultSiteContent,
@@ -129,9 +130,12 @@ async function editSite({ request, context }: ActionFunctionArgs, session: Opera
   if (!["save", "preview", "publish"].includes(intent))
     return back({ refusal: siteEditorCopy.errors.unknownAction }, 400);
 
-  // The photos are edited on their own page: the draft's stay as they are (a stale revision is refused below anyway).
+  // The photos and projects are edited on their own pages: the draft's stay as they are (a stale revision is refused
+  // below anyway); a renamed service is renamed on its projects too.
   const { content: draft } = await draftContent(store);
-  const checked = validateSiteContent({ ...(toInput(values) as object), photos: draft.photos });
+  const input = toInput(values) as { services: { name: string }[] };
+  const projects = projectsWithServices(draft, input.services);
+  const checked = validateSiteContent({ ...input, photos: draft.photos, projects });
   if (!checked.ok) return back({ errors: errorsByField(checked.errors) }, 400);
   const stale = (draft: Parameters<typeof staleMessage>[0]) =>
     back({ revision: draft.revision, refusal: staleMessage(draft) }, 409);
@@ -205,7 +209,9 @@ export default function InboxSite() {
             <ul className="mt-1 list-disc space-y-1 pl-5 text-bone-300">
               {page.pending.map((change, index) => (
                 <li key={index}>
-                  <span className="text-bone-100">{change.label}:</span> {change.before} → {change.after}
+                  {/* An event (a project added) has no "before": ‘Project “Reaper”: added’. */}
+                  <span className="text-bone-100">{change.label}:</span>{" "}
+                  {change.before === "" ? change.after : `${change.before} → ${change.after}`}
                 </li>
               ))}
             </ul>

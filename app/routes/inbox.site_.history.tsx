@@ -169,7 +169,11 @@ export default function SiteHistory() {
                     {version.changes.map((change, index) => (
                       <li key={index}>
                         <span className="font-medium">{change.label}:</span>{" "}
-                        <span className="text-bone-300">{change.before}</span> →{" "}
+                        {change.before === "" ? null : (
+                          <>
+                            <span className="text-bone-300">{change.before}</span> →{" "}
+                          </>
+                        )}
                         <span className="text-bone-50">{change.after}</span>
                       </li>
                     ))}

@@ -13,11 +13,12 @@ import { formRefusal, readForm } from "~/http/form.server";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
-import { photoLimits, photoPlaces, photoUploadBodyCap, type PhotoPlace } from "~/photos/limits";
+import { photoPlaces, photoUploadBodyCap, type PhotoPlace } from "~/photos/limits";
 import { photosPage } from "~/site-content/photos-page.server";
 import { checkReceived, receiveUpload, uploadId, type UploadProblem } from "~/photos/upload.server";
-import { photoTurn, PhotosBusy } from "~/photos/turns.server";
+import { problemWords } from "~/photos/problem-words";
 import type { DecodeCost } from "~/photos/limits";
+import { photoTurn, PhotosBusy } from "~/photos/turns.server";
 import { staleMessage } from "~/site-content/editor.server";
 import { focusFrom, placePhoto, withCaptions, withPhotoAt } from "~/site-content/photo-edits";
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
@@ -123,20 +124,6 @@ async function editPhotos({ request, context }: ActionFunctionArgs, session: Ope
   if (intent === "captions") return saveCaptions(form, revision, context, session);
   return answer({ refusal: words.errors.unknownAction }, 400);
 }
-
-const problemWords = (problem: UploadProblem, cost?: DecodeCost): string => {
-  const errors = words.errors;
-  switch (problem) {
-    case "tooLarge":
-      return errors.tooLarge(photoLimits.maxBytes);
-    case "tooManyPixels":
-      return errors.tooManyPixels(photoLimits.maxPixels / 1_000_000);
-    case "tooCostly":
-      return errors.tooCostly(cost?.kind ?? "whole", cost?.bytes ?? 0, photoLimits.maxDecodeBytes);
-    default:
-      return errors[problem];
-  }
-};
 
 /** Seconds a refused upload is asked to wait (Retry-After): about one photo's turn. */
 const busyRetrySeconds = 30;

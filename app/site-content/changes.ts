@@ -1,4 +1,5 @@
 import { fieldLabels, serviceLabels, type FieldPath } from "~/site-content/fields";
+import { describeProjectChanges } from "~/site-content/project-changes";
 import type { PhotoPlacement, SiteContent } from "~/site-content/schema.server";
 import type { SiteChange } from "~/store/site-versions.types";
 
@@ -14,6 +15,8 @@ const shown = (value: unknown): string => {
   const oneLine = text.replace(/\s+/g, " ").trim();
   return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
 };
+
+const blank = (value: unknown) => value === null || value === "";
 
 /** A photo's place as the history names it: the upload (first characters of its id), its alt text, its focus. */
 const placed = (photo: PhotoPlacement | null) =>
@@ -36,6 +39,7 @@ const scalarFields: [FieldPath, (content: SiteContent) => unknown][] = [
   ["business.phone", (c) => c.business.phone],
   ["business.region", (c) => c.business.region],
   ["business.links", (c) => c.business.links],
+  ["business.currency", (c) => c.business.currency],
   ["photos.slides.0", (c) => placed(c.photos.slides[0])],
   ["photos.slides.1", (c) => placed(c.photos.slides[1])],
   ["photos.slides.2", (c) => placed(c.photos.slides[2])],
@@ -53,19 +57,18 @@ export function describeChanges(before: SiteContent, after: SiteContent): SiteCh
       changes.push({ label: fieldLabels[path], before: shown(old), after: shown(now) });
     }
   }
-  // Services by position: a reorder shows as the names that moved.
+  // Services by position: a reorder shows as the names that moved. A service added or removed without a price or a
+  // lead time has nothing to say about them: empty before and after is no change.
   const count = Math.max(before.services.length, after.services.length);
   for (let index = 0; index < count; index++) {
     const [old, now] = [before.services[index], after.services[index]];
-    for (const part of ["name", "detail"] as const) {
-      if (old?.[part] !== now?.[part]) {
-        changes.push({
-          label: serviceLabels[part](index + 1),
-          before: shown(old?.[part] ?? null),
-          after: shown(now?.[part] ?? null),
-        });
+    for (const part of ["name", "detail", "startingPrice", "leadTime"] as const) {
+      const [was, is] = [old?.[part] ?? null, now?.[part] ?? null];
+      if (was !== is && !(blank(was) && blank(is))) {
+        changes.push({ label: serviceLabels[part](index + 1), before: shown(was), after: shown(is) });
       }
     }
   }
+  changes.push(...describeProjectChanges(before, after));
   return changes;
 }

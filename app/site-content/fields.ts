@@ -25,6 +25,14 @@ export const limits = {
   link: 200,
   alt: 200,
   caption: 120,
+  leadTime: 40,
+  startingPriceMax: 10_000_000,
+  projectsMax: 60,
+  projectTitle: 80,
+  projectClient: 120,
+  projectStory: 4000,
+  projectPhotosMax: 12,
+  projectVideosMax: 3,
 } as const;
 
 /** Where the About text shows the years of experience ("over 15 years of haunt experience"). */
@@ -47,6 +55,7 @@ export const fieldLabels = {
   "business.phone": "Phone",
   "business.region": "Town or region",
   "business.links": "Social links",
+  "business.currency": "Currency",
   "photos.slides.0": "Carousel slide 1 photo",
   "photos.slides.1": "Carousel slide 2 photo",
   "photos.slides.2": "Carousel slide 3 photo",
@@ -61,6 +70,8 @@ export type FieldPath = keyof typeof fieldLabels;
 export const serviceLabels = {
   name: (position: number) => `Service ${position} name`,
   detail: (position: number) => `Service ${position} detail`,
+  startingPrice: (position: number) => `Service ${position} starting price`,
+  leadTime: (position: number) => `Service ${position} typical lead time`,
 };
 
 export const fieldHints: Partial<Record<FieldPath, string>> = {
@@ -72,4 +83,20 @@ export const fieldHints: Partial<Record<FieldPath, string>> = {
   "business.phone": "Optional.",
   "business.region": "Optional, e.g. “Salem, Massachusetts”.",
   "business.links": `Optional. Up to ${limits.linksMax} addresses (https://…), one per line.`,
+  "business.currency": "The three-letter code of the currency prices are in (ISO 4217), e.g. USD, EUR, GBP, CAD.",
 };
+
+/**
+ * A name as it shows in an address: lower case, letters and digits, words joined by "-" ("Reaper with pneumatic
+ * lunge" -> "reaper-with-pneumatic-lunge"). Accents are dropped; a name with no letter or digit gives "".
+ */
+export function slugOf(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+}

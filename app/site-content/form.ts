@@ -11,7 +11,12 @@ import type { FieldErrors, SiteContent } from "~/site-content/schema.server";
 export interface ServiceFields {
   name: string;
   detail: string;
+  /** A whole amount as typed ("" for none). */
+  startingPrice: string;
+  leadTime: string;
 }
+
+const serviceParts = ["name", "detail", "startingPrice", "leadTime"] as const;
 
 export interface SiteFormValues {
   year: string;
@@ -29,6 +34,7 @@ export interface SiteFormValues {
   phone: string;
   region: string;
   links: string;
+  currency: string;
 }
 
 /** Each single field's name in the form (its path in the content) and its key in the values. */
@@ -47,6 +53,7 @@ export const formFields = {
   phone: "business.phone",
   region: "business.region",
   links: "business.links",
+  currency: "business.currency",
 } as const satisfies Record<Exclude<keyof SiteFormValues, "services">, string>;
 
 export const serviceField = (index: number, part: keyof ServiceFields) => `services.${index}.${part}`;
@@ -65,7 +72,12 @@ export function fromContent(content: SiteContent): SiteFormValues {
     closedLine: content.season.closedLine,
     tagline: content.home.tagline,
     ordersNote: content.home.ordersNote,
-    services: content.services.map(({ name, detail }) => ({ name, detail })),
+    services: content.services.map(({ name, detail, startingPrice, leadTime }) => ({
+      name,
+      detail,
+      startingPrice: startingPrice === null ? "" : String(startingPrice),
+      leadTime,
+    })),
     aboutText: content.about.text,
     experienceYears: String(content.about.experienceYears),
     contactIntro: content.contact.intro,
@@ -74,6 +86,7 @@ export function fromContent(content: SiteContent): SiteFormValues {
     phone: content.business.phone ?? "",
     region: content.business.region ?? "",
     links: content.business.links.join("\n"),
+    currency: content.business.currency,
   };
 }
 
@@ -85,13 +98,18 @@ export function fromForm(form: FormData): SiteFormValues {
   };
   const positions = new Set<number>();
   for (const key of form.keys()) {
-    const match = /^services\.(\d{1,4})\.(?:name|detail)$/.exec(key);
+    const match = /^services\.(\d{1,4})\.(?:name|detail|startingPrice|leadTime)$/.exec(key);
     if (match) positions.add(Number(match[1]));
   }
   const services = [...positions]
     .sort((a, b) => a - b)
     .slice(0, servicesShownMax)
-    .map((index) => ({ name: text(serviceField(index, "name")), detail: text(serviceField(index, "detail")) }));
+    .map((index) => ({
+      name: text(serviceField(index, "name")),
+      detail: text(serviceField(index, "detail")),
+      startingPrice: text(serviceField(index, "startingPrice")),
+      leadTime: text(serviceField(index, "leadTime")),
+    }));
   return {
     year: text(formFields.year),
     closesOn: text(formFields.closesOn),
@@ -108,11 +126,15 @@ export function fromForm(form: FormData): SiteFormValues {
     phone: text(formFields.phone),
     region: text(formFields.region),
     links: text(formFields.links),
+    currency: text(formFields.currency),
   };
 }
 
 /** Only whole numbers as typed reach the schema's number checks ("0x7E7" or "2.0e3" is not a year someone typed). */
 const whole = (value: string, digits: RegExp) => (digits.test(value.trim()) ? value.trim() : Number.NaN);
+
+/** A price as typed: empty is none; "4,500$", "-1" or "4.5" is not a whole amount, and gets the schema's message. */
+const price = (value: string) => (value.trim() === "" ? "" : whole(value, /^\d{1,9}$/));
 
 const linkLines = (links: string) =>
   links
@@ -130,7 +152,7 @@ export function toInput(values: SiteFormValues): unknown {
       closedLine: values.closedLine,
     },
     home: { tagline: values.tagline, ordersNote: values.ordersNote },
-    services: values.services,
+    services: values.services.map((service) => ({ ...service, startingPrice: price(service.startingPrice) })),
     about: { text: values.aboutText, experienceYears: whole(values.experienceYears, /^\d{1,3}$/) },
     contact: { intro: values.contactIntro },
     business: {
@@ -139,6 +161,7 @@ export function toInput(values: SiteFormValues): unknown {
       phone: values.phone,
       region: values.region,
       links: linkLines(values.links),
+      currency: values.currency,
     },
   };
 }
@@ -163,7 +186,7 @@ export function editServices(services: ServiceFields[], intent: string): Service
   const index = Number(at);
   const list = [...services];
   if (action === "add-service") {
-    if (list.length < limits.servicesMax) list.push({ name: "", detail: "" });
+    if (list.length < limits.servicesMax) list.push({ name: "", detail: "", startingPrice: "", leadTime: "" });
     return list;
   }
   if (!Number.isInteger(index) || index < 0 || index >= list.length) return action.endsWith("-service") ? list : null;
@@ -189,7 +212,7 @@ export function fieldOrder(values: SiteFormValues): string[] {
     formFields.tagline,
     formFields.ordersNote,
     "services",
-    ...values.services.flatMap((_, index) => [serviceField(index, "name"), serviceField(index, "detail")]),
+    ...values.services.flatMap((_, index) => serviceParts.map((part) => serviceField(index, part))),
     formFields.aboutText,
     formFields.experienceYears,
     formFields.contactIntro,
@@ -198,5 +221,6 @@ export function fieldOrder(values: SiteFormValues): string[] {
     formFields.phone,
     formFields.region,
     formFields.links,
+    formFields.currency,
   ];
 }

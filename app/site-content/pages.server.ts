@@ -15,8 +15,14 @@ import { aboutPageData, contactPageData, localBusiness } from "~/site-content/st
 export async function rootData(request: Request, context: AppLoadContext) {
   // The footer's year is decided once, on the server, so the hydrated page shows the same year. The business's
   // details: the published version, or an operator's draft. Nothing else: every page's hydration data carries this.
-  const { site, preview } = await publicSiteFor(request, context);
-  const root: RootData = { year: new Date().getFullYear(), business: site.business, preview };
+  // Of the projects, only whether there are any: the navigation's "Our work" link.
+  const { site, work, preview } = await publicSiteFor(request, context);
+  const root: RootData = {
+    year: new Date().getFullYear(),
+    business: site.business,
+    hasWork: work.projects.length > 0,
+    preview,
+  };
   return pageData(root, preview);
 }
 

@@ -17,14 +17,27 @@ export function renditionKey(uploadId: string, shape: PhotoShape, focus: { x: nu
   return createHash("sha256").update(text).digest("hex").slice(0, 24);
 }
 
-/** Every photo the content places, with the shape its place crops to (slides first, in order, then About). */
+/**
+ * Every photo the content places, with the shape its place crops to (slides first, in order, then About, then each
+ * project's photos in the projects' order).
+ */
 export function placements(content: SiteContent): { place: string; shape: PhotoShape; photo: PhotoPlacement }[] {
   const slides = content.photos.slides.flatMap((photo, index) =>
     photo ? [{ place: `slide-${index + 1}`, shape: "slide" as const, photo }] : [],
   );
   const about = content.photos.about ? [{ place: "about", shape: "about" as const, photo: content.photos.about }] : [];
-  return [...slides, ...about];
+  const work = content.projects.flatMap((project) =>
+    project.photos.map((photo, index) => ({
+      place: `project-${project.id}-${index + 1}`,
+      shape: "work" as const,
+      photo,
+    })),
+  );
+  return [...slides, ...about, ...work];
 }
+
+/** A video's poster frame (a photo upload the video encoder made): its rendition's key, around the frame's centre. */
+export const posterKey = (posterUpload: string) => renditionKey(posterUpload, "poster", { x: 0.5, y: 0.5 });
 
 export const placementKey = ({ shape, photo }: { shape: PhotoShape; photo: PhotoPlacement }) =>
   renditionKey(photo.upload, shape, photo.focus);

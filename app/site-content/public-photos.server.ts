@@ -15,7 +15,7 @@ import type { PhotoStore } from "~/store/photos.types";
 export type RenditionEntry = Omit<Photo, "alt"> & { social?: { src: string; width: number; height: number } };
 
 /** The entry of a ready rendition, or null (pending, failed, or an entry this code cannot read: the fallback shows). */
-function readyEntry(rendition: PhotoRendition | undefined): RenditionEntry | null {
+export function readyEntry(rendition: PhotoRendition | undefined): RenditionEntry | null {
   if (rendition?.state !== "ready" || !rendition.entry) return null;
   try {
     const entry = JSON.parse(rendition.entry) as RenditionEntry;

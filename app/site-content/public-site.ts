@@ -1,8 +1,22 @@
-import { seasonNotice } from "~/wording/home";
+import { homePage, seasonNotice } from "~/wording/home";
 import type { PublicPhotos } from "~/wording/photo-types";
-import { yearsToken } from "~/site-content/fields";
+import { slugOf, yearsToken } from "~/site-content/fields";
 import { orderWindow } from "~/site-content/order-window";
 import type { SiteContent } from "~/site-content/schema.server";
+
+/** A service as its home page card shows it, and its offer in the JSON-LD. */
+export interface PublicService {
+  name: string;
+  detail: string;
+  /** "From $4,500", or null when the owner gave no price. */
+  startingPrice: string | null;
+  /** The amount itself, in the business's currency (the JSON-LD offer's minPrice), or null. */
+  minPrice: number | null;
+  /** "Typical lead time: 8–12 weeks", or null. */
+  leadTime: string | null;
+  /** The service's Work page and how many builds it shows ("See 4 builds"); null until there are Work pages. */
+  work: { path: string; builds: number } | null;
+}
 
 /**
  * What the public pages show of the site's content at a moment: the published (or, in a preview, the draft) content
@@ -13,7 +27,7 @@ export interface PublicSite {
   business: SiteContent["business"];
   tagline: string;
   ordersNote: string;
-  services: SiteContent["services"];
+  services: PublicService[];
   seasonYear: number;
   experienceYears: number;
   /** "over 15 years of haunt experience" */
@@ -33,6 +47,29 @@ const formatDay = (date: string) =>
     new Date(`${date}T00:00:00Z`),
   );
 
+/**
+ * Formatted here, on the server, so the page and its hydration agree. en-US for every currency: the site's words are
+ * English, and the symbol follows the code ("From €4,500").
+ */
+export function formatPrice(amount: number, currency: string): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(amount);
+}
+
+function publicService(service: SiteContent["services"][number], content: SiteContent): PublicService {
+  const { currency } = content.business;
+  // "See 4 builds": the projects of this service that the Work pages show (/work/{service}).
+  const builds = content.projects.filter((project) => project.service === service.name).length;
+  return {
+    name: service.name,
+    detail: service.detail,
+    startingPrice:
+      service.startingPrice === null ? null : homePage.startingPrice(formatPrice(service.startingPrice, currency)),
+    minPrice: service.startingPrice,
+    leadTime: service.leadTime ? homePage.leadTime(service.leadTime) : null,
+    work: builds > 0 ? { path: `/work/${slugOf(service.name)}`, builds } : null,
+  };
+}
+
 export function publicSite(content: SiteContent, now: Date, timeZone: string, photos: PublicPhotos): PublicSite {
   const window = orderWindow(content.season, now, timeZone);
   const { year, closesOn, closedLine } = content.season;
@@ -41,7 +78,7 @@ export function publicSite(content: SiteContent, now: Date, timeZone: string, ph
     business: content.business,
     tagline: content.home.tagline,
     ordersNote: content.home.ordersNote,
-    services: content.services,
+    services: content.services.map((service) => publicService(service, content)),
     seasonYear: year,
     experienceYears: content.about.experienceYears,
     experienceClaim,

@@ -3,6 +3,7 @@ import { data } from "@remix-run/react";
 import type { PublicPhotos } from "~/wording/photo-types";
 import { asOperator } from "~/owner/gate.server";
 import { resolvePhotos } from "~/site-content/public-photos.server";
+import { resolveWork, type PublicWork } from "~/site-content/public-work.server";
 import { publicSite, type PublicSite } from "~/site-content/public-site";
 import { contentFromJson, type SiteContent } from "~/site-content/schema.server";
 
@@ -20,15 +21,16 @@ export const isPreview = (request: Request) => new URL(request.url).searchParams
 export async function siteContentFor(
   request: Request,
   context: AppLoadContext,
-): Promise<{ content: SiteContent; photos: PublicPhotos; preview: boolean }> {
+): Promise<{ content: SiteContent; photos: PublicPhotos; work: PublicWork; preview: boolean }> {
   const { site } = context;
-  if (!isPreview(request)) return { content: site.content, photos: site.photos, preview: false };
+  if (!isPreview(request)) return { content: site.content, photos: site.photos, work: site.work, preview: false };
   return asOperator({ request, context }, async (_args, { store }) => {
     const draft = await store.siteDraft();
-    if (!draft.content) return { content: site.content, photos: site.photos, preview: true };
-    // The draft's photos as they would show if published now (one still encoding: the fallback, as it would).
+    if (!draft.content) return { content: site.content, photos: site.photos, work: site.work, preview: true };
+    // The draft's photos and work as they would show if published now (one still encoding: left out, as it would be).
     const content = contentFromJson(draft.content);
-    return { content, photos: await resolvePhotos(store, content), preview: true };
+    const [photos, work] = await Promise.all([resolvePhotos(store, content), resolveWork(store, content)]);
+    return { content, photos, work, preview: true };
   });
 }
 
@@ -36,9 +38,9 @@ export async function siteContentFor(
 export async function publicSiteFor(
   request: Request,
   context: AppLoadContext,
-): Promise<{ site: PublicSite; preview: boolean }> {
-  const { content, photos, preview } = await siteContentFor(request, context);
-  return { site: publicSite(content, new Date(), context.services.config.timeZone, photos), preview };
+): Promise<{ site: PublicSite; work: PublicWork; preview: boolean }> {
+  const { content, photos, work, preview } = await siteContentFor(request, context);
+  return { site: publicSite(content, new Date(), context.services.config.timeZone, photos), work, preview };
 }
 
 /** A public page's loader answer: in a preview, private and unindexed. */

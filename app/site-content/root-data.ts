@@ -5,13 +5,16 @@ import type { PublicSite } from "~/site-content/public-site";
 
 /**
  * What the root loader gives every page (app/root.tsx): only what the layout shows around each page, the footer's
- * year, the business's published details (header and footer) and whether this is an operator's preview of the draft.
+ * year, the business's published details (header and footer), whether there is work to link to and whether this is an
+ * operator's preview of the draft.
  * Each page's own words come from its own loader, so a page does not carry the others' in its hydration data.
  * Read through these helpers only.
  */
 export interface RootData {
   year: number;
   business: PublicSite["business"];
+  /** The site has a project to show: the navigation and the footer link to /work. */
+  hasWork: boolean;
   preview: boolean;
 }
 

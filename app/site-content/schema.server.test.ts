@@ -66,7 +66,7 @@ describe("the site content's schema", () => {
     const after = withChange((c) => {
       c.season.year = 2027;
       c.services[1]!.name = "Air-powered props";
-      c.services.push({ name: "Repairs", detail: "We fix props." });
+      c.services.push({ name: "Repairs", detail: "We fix props.", startingPrice: null, leadTime: "" });
     }) as SiteContent;
     expect(describeChanges(defaultSiteContent, after)).toEqual([
       { label: "Season year", before: "2025", after: "2027" },
@@ -75,5 +75,72 @@ describe("the site content's schema", () => {
       { label: "Service 6 detail", before: "(empty)", after: "We fix props." },
     ]);
     expect(describeChanges(defaultSiteContent, defaultSiteContent)).toEqual([]);
+  });
+
+  it("names a service's starting price and lead time and the currency when they change", () => {
+    const after = withChange((c) => {
+      c.services[1]!.startingPrice = 4500;
+      c.services[1]!.leadTime = "8–12 weeks";
+      c.business.currency = "EUR";
+    }) as SiteContent;
+    expect(describeChanges(defaultSiteContent, after)).toEqual([
+      { label: "Currency", before: "USD", after: "EUR" },
+      { label: "Service 2 starting price", before: "(empty)", after: "4500" },
+      { label: "Service 2 typical lead time", before: "(empty)", after: "8–12 weeks" },
+    ]);
+    // A service removed with its price says so; one without a price or lead time names only its name and detail.
+    const removed = withChange((c) => c.services.splice(1, 4)) as SiteContent;
+    expect(describeChanges(after, removed).map((change) => change.label)).toEqual([
+      "Currency",
+      "Service 2 name",
+      "Service 2 detail",
+      "Service 2 starting price",
+      "Service 2 typical lead time",
+      ...[3, 4, 5].flatMap((n) => [`Service ${n} name`, `Service ${n} detail`]),
+    ]);
+    expect(describeChanges(after, removed)).toContainEqual({
+      label: "Service 2 starting price",
+      before: "4500",
+      after: "(empty)",
+    });
+  });
+
+  it("gives the home page's cards their price formatted in the business's currency, and nothing when none", () => {
+    const card = (change: (content: SiteContent) => void) =>
+      publicSite(
+        withChange(change) as SiteContent,
+        new Date("2026-11-25T12:00:00Z"),
+        "UTC",
+        builtPhotos(defaultSiteContent),
+      ).services[0];
+    expect(card((c) => Object.assign(c.services[0]!, { startingPrice: 4500, leadTime: "8–12 weeks" }))).toEqual({
+      name: defaultSiteContent.services[0]!.name,
+      detail: defaultSiteContent.services[0]!.detail,
+      startingPrice: "From $4,500",
+      minPrice: 4500,
+      leadTime: "Typical lead time: 8–12 weeks",
+      work: null,
+    });
+    expect(
+      card((c) => {
+        c.services[0]!.startingPrice = 4500;
+        c.business.currency = "EUR";
+      })?.startingPrice,
+    ).toBe("From €4,500");
+    expect(card((c) => (c.services[0]!.startingPrice = 0))?.startingPrice).toBe("From $0");
+    expect(card((c) => (c.services[0]!.startingPrice = 1_250_000))?.startingPrice).toBe("From $1,250,000");
+    expect(card(() => {})).toMatchObject({ startingPrice: null, minPrice: null, leadTime: null, work: null });
+  });
+
+  it("defaults the currency to USD and keeps a stored version without prices", () => {
+    const { services, business, ...rest } = structuredClone(defaultSiteContent);
+    const older = {
+      ...rest,
+      services: services.map(({ name, detail }) => ({ name, detail })),
+      business: { ...business, currency: undefined },
+    };
+    const result = validateSiteContent(JSON.parse(JSON.stringify(older)));
+    expect(result.ok && result.content.business.currency).toBe("USD");
+    expect(result.ok && result.content.services[0]).toMatchObject({ startingPrice: null, leadTime: "" });
   });
 });

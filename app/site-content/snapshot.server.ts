@@ -1,5 +1,6 @@
 import type { PublicPhotos } from "~/wording/photo-types";
 import { builtPhotos } from "~/site-content/public-photos.server";
+import { noWork, type PublicWork } from "~/site-content/public-work.server";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
 
 /**
@@ -14,6 +15,8 @@ export interface SiteSnapshot {
   content: SiteContent;
   /** Its photos as the pages show them: the owner's once encoded, else the build's, else the drawn art. */
   photos: PublicPhotos;
+  /** Its projects as the Work pages show them: the encoded photos and clips only. */
+  work: PublicWork;
   known: boolean;
   /**
    * Changes whenever anything the pages show does (a publish, a photo encoded after it): the page cache's stamp. Only
@@ -26,6 +29,7 @@ export const defaultSnapshot: SiteSnapshot = {
   version: 0,
   content: defaultSiteContent,
   photos: builtPhotos(defaultSiteContent),
+  work: noWork,
   known: false,
   generation: 0,
 };

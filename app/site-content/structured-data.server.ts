@@ -50,6 +50,16 @@ export function localBusiness(site: PublicSite, origin: string): JsonLdData {
         "@type": "Offer",
         itemOffered: { "@type": "Service", name: service.name, description: service.detail },
         ...orderAvailability(site),
+        // A starting price is the least it costs, not the price: minPrice says so.
+        ...(service.minPrice !== null
+          ? {
+              priceSpecification: {
+                "@type": "PriceSpecification",
+                minPrice: service.minPrice,
+                priceCurrency: site.business.currency,
+              },
+            }
+          : {}),
       })),
     },
   };

@@ -37,8 +37,8 @@ export function siteExport(published: SiteVersionWithContent | null, content: Si
 /** A field's path ("services.1.name", "business.links.0") in the owner's words ("Service 2 name", "Social links 1"). */
 export function fieldLabel(path: string): string {
   if (path in fieldLabels) return fieldLabels[path as keyof typeof fieldLabels];
-  const service = /^services\.(\d+)\.(name|detail)$/.exec(path);
-  if (service) return serviceLabels[service[2] as "name" | "detail"](Number(service[1]) + 1);
+  const service = /^services\.(\d+)\.(name|detail|startingPrice|leadTime)$/.exec(path);
+  if (service) return serviceLabels[service[2] as keyof typeof serviceLabels](Number(service[1]) + 1);
   const link = /^business\.links\.(\d+)$/.exec(path);
   if (link) return `${fieldLabels["business.links"]} ${Number(link[1]) + 1}`;
   const parent = Object.keys(fieldLabels).find((known) => path.startsWith(`${known}.`));

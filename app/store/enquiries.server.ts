@@ -85,9 +85,10 @@ export function enquiryOperations(db: SqlClient): EnquiryStore {
         ...advisoryLock(db, `${key}\n${enquiry.message}`),
         {
           sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source, status, spam_reasons,
-                  spam_verdict, spam_score)
+                  spam_verdict, spam_score, about_project_id, about_slug, about_title)
                 SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'form',
-                  CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)
+                  CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT),
+                  CAST(? AS TEXT), CAST(? AS TEXT)
                 WHERE NOT EXISTS (SELECT 1 FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?)`,
           params: [
             id,
@@ -100,6 +101,9 @@ export function enquiryOperations(db: SqlClient): EnquiryStore {
             judgement.reasons.length > 0 ? JSON.stringify(judgement.reasons) : null,
             judgement.verdict,
             judgement.score,
+            enquiry.about?.projectId ?? null,
+            enquiry.about?.slug ?? null,
+            enquiry.about?.title ?? null,
             key,
             enquiry.message,
             since,

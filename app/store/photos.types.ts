@@ -2,8 +2,11 @@
  * The photos' part of the store: uploads, their renditions and the encoded files (app/store/photos.server.ts).
  */
 
-/** The crops a photo is encoded for: a carousel slide (16:9) or the About photo (3:2). */
-export type PhotoShape = "slide" | "about";
+/**
+ * The crops a photo is encoded for: a carousel slide (16:9), the About photo (3:2), a project's photo (4:3), or a
+ * video's poster frame (the clip's own shape).
+ */
+export type PhotoShape = "slide" | "about" | "work" | "poster";
 
 /** An uploaded photo as the owner's Photos page lists it (its bytes stay in the database). */
 export interface PhotoUpload {

@@ -7,11 +7,23 @@ export const channels = ["email", "webhook"] as const;
 export type Channel = (typeof channels)[number];
 export type NotificationState = "pending" | "sent" | "failed";
 
+/**
+ * The portfolio project an enquiry was sent about ("Ask for one like this"): its id, and its address and title as they
+ * were then (the project may be renamed or removed later).
+ */
+export interface EnquiryAbout {
+  projectId: string;
+  slug: string;
+  title: string;
+}
+
 /** What a visitor sent, validated and trimmed. */
 export interface NewEnquiry {
   name: string;
   email: string;
   message: string;
+  /** Absent (or null) for an enquiry about no project in particular. */
+  about?: EnquiryAbout | null;
 }
 
 /** new: not opened yet; read: opened in the inbox; handled: answered; spam: held aside by the spam filter. */

@@ -34,6 +34,16 @@ export function enquiryFrom(row: Row): StoredEnquiry {
     spamScore: row.spam_score === null || row.spam_score === undefined ? null : Number(row.spam_score),
     spamReasons: row.spam_reasons ? (JSON.parse(String(row.spam_reasons)) as string[]) : [],
     spamDecision: (row.spam_decision ?? null) as SpamDecision | null,
+    // Only when there is one, so an enquiry about no project reads (and lists in --json) as before.
+    ...(row.about_project_id === null || row.about_project_id === undefined
+      ? {}
+      : {
+          about: {
+            projectId: String(row.about_project_id),
+            slug: String(row.about_slug ?? ""),
+            title: String(row.about_title ?? ""),
+          },
+        }),
   };
 }
 

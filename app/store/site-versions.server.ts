@@ -27,7 +27,9 @@ const draftFrom = (row: Row | undefined): SiteDraft => ({
 
 /** The activity entry's detail: the version and its changes, kept short (the history page has them all). */
 function changesDetail(changes: readonly SiteChange[], restoredFrom: number | undefined): string {
-  const listed = changes.map(({ label, before, after }) => `${label}: ${before} → ${after}`).join("; ");
+  const listed = changes
+    .map(({ label, before, after }) => (before === "" ? `${label}: ${after}` : `${label}: ${before} → ${after}`))
+    .join("; ");
   const detail = `${restoredFrom ? `restored version ${restoredFrom}; ` : ""}${listed}`;
   return detail.length > 500 ? `${detail.slice(0, 499)}…` : detail;
 }

@@ -104,24 +104,33 @@ export function sqliteWorker() {
   };
 
   /**
-   * A photo's bytes: a statement with a value over 4 MiB (an original photo) leaves this thread's view of it,
-   * and SQLite's copies, to V8's next full collection, which a worker with little else to do may not run for several
-   * photos. One collection after a statement that wrote or read such a value (an upload stored, an original read to be
-   * encoded: rare) gives that memory back at once.
+   * Bytes moved through the worker (an original photo, a clip's 1 MiB chunks) leave this thread's view of them, and
+   * SQLite's copies in each statement that bound them, to V8's next full collection, which a worker with little else
+   * to do may not run for many megabytes. One collection each time 4 MiB of bytes have been written or read since the
+   * last (rare: uploads stored, originals read to be encoded, clips copied) gives that memory back at once.
    */
-  const large = (value: unknown) => value instanceof Uint8Array && value.byteLength > 4 << 20;
-  const holdsLargeBytes = (request: Request) =>
-    (request.op === "query" ? [request.statement] : request.op === "transaction" ? request.statements : []).some(
-      (statement) => (statement.params ?? []).some(large),
+  const collectAfterBytes = 4 << 20;
+  let bytesSinceCollection = 0;
+  const bytesIn = (value: unknown): number => (value instanceof Uint8Array ? value.byteLength : 0);
+  const paramBytes = (request: Request) =>
+    (request.op === "query" ? [request.statement] : request.op === "transaction" ? request.statements : []).reduce(
+      (sum, statement) => sum + (statement.params ?? []).reduce((inner: number, value) => inner + bytesIn(value), 0),
+      0,
     );
-  /** Rows (of a query, or of each statement of a transaction) with a value over 4 MiB: an original photo read. */
-  const returnsLargeBytes = (result: unknown): boolean =>
-    Array.isArray(result) &&
-    result.some((item) =>
-      Array.isArray(item)
-        ? returnsLargeBytes(item)
-        : typeof item === "object" && item !== null && Object.values(item).some(large),
-    );
+  /** Bytes in the rows of a query, or of each statement of a transaction. */
+  const resultBytes = (result: unknown): number =>
+    Array.isArray(result)
+      ? result.reduce(
+          (sum: number, item) =>
+            sum +
+            (Array.isArray(item)
+              ? resultBytes(item)
+              : typeof item === "object" && item !== null
+                ? Object.values(item).reduce((inner: number, value) => inner + bytesIn(value), 0)
+                : 0),
+          0,
+        )
+      : 0;
   let gc: (() => void) | undefined;
   const collectGarbage = () => {
     if (!gc) {
@@ -151,6 +160,10 @@ export function sqliteWorker() {
       parentPort!.postMessage({ id: request.id, error: { message, errcode } });
     }
     // Once this handler has returned, so that the request (and its bytes) are no longer reachable.
-    if (holdsLargeBytes(request) || returnsLargeBytes(result)) setImmediate(collectGarbage);
+    bytesSinceCollection += paramBytes(request) + resultBytes(result);
+    if (bytesSinceCollection >= collectAfterBytes) {
+      bytesSinceCollection = 0;
+      setImmediate(collectGarbage);
+    }
   });
 }

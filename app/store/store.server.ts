@@ -21,6 +21,7 @@ import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
 import type { DatabaseLocation, InboxStore } from "~/store/store.types";
 import { v1Operations } from "~/store/v1.server";
+import { videoOperations } from "~/store/videos.server";
 
 /**
  * The InboxStore: the database at `location` opened (SQLite or PostgreSQL), migrated, and each module's operations
@@ -105,6 +106,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...loginAlertOperations(db),
     ...siteOperations(db),
     ...photoOperations(db),
+    ...videoOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

@@ -9,6 +9,7 @@ import type { PhotoStore } from "~/store/photos.types";
 import type { SiteStore } from "~/store/site-versions.types";
 import type { SpamStore } from "~/store/spam.types";
 import type { V1ImportStore } from "~/store/v1.types";
+import type { VideoStore } from "~/store/videos.types";
 
 /**
  * The whole store, as the server opens it (app/store/store.server.ts): every part's contract on one database, and where
@@ -39,4 +40,5 @@ export interface InboxStore
     FactorStore,
     LoginAlertStore,
     SiteStore,
-    PhotoStore {}
+    PhotoStore,
+    VideoStore {}

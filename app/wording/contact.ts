@@ -21,6 +21,8 @@ export const contactForm = {
   honeypotLabel: "Leave this field empty",
   /** Each field's name in the errors list ("Error: Email: ..."), as the upstream API names them. */
   fieldTitles: { name: "Name", email: "Email", message: "Message", security: "Security" },
+  /** How the message starts when the visitor came from a project's "Ask for one like this" (they may change it). */
+  aboutPrefill: (title: string) => `About your build “${title}”: `,
 } as const;
 
 /** The answer to `contactForm.captchaQuestion`, in any case (server only: the embedded inbox checks it). */

@@ -19,6 +19,12 @@ export const homePage = {
   heading: (businessName: string) => `Welcome to ${businessName}`,
   servicesHeading: "What we build",
   orderLink: "Order now",
+  /** A service card's price ("From $4,500", the amount formatted on the server) and lead time (the owner's words). */
+  startingPrice: (amount: string) => `From ${amount}`,
+  leadTime: (time: string) => `Typical lead time: ${time}`,
+  /** A service card's link to its builds; the service's name follows for a screen reader. */
+  seeBuilds: (count: number) => `See ${count} ${count === 1 ? "build" : "builds"}`,
+  seeBuildsOf: (service: string) => ` of ${service}`,
 } as const;
 
 /** The home carousel: timing constants from the spec and the three slides in the spec's order. */

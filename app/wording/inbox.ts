@@ -59,6 +59,8 @@ export const inboxCopy = {
     resend: "Resend",
     erase: "Erase",
     status: "status:",
+    /** Before the project's title, linked to its page, when the enquiry came from "Ask for one like this". */
+    about: "About the build:",
     /** What the spam filter said (ADR 0029): its verdict and score, why, and the owner's own decision. */
     spam: {
       verdict: (verdict: "possible" | "spam", score: number | null) =>

@@ -7,6 +7,7 @@
  * - `about.ts`: the About Us page
  * - `contact.ts`: the Contact Us page, the form's labels, its status messages and why an enquiry is refused
  * - `privacy.ts`: the privacy page and the links to it
+ * - `work.ts`: the Work pages (the projects, a service's projects, one project)
  * - `notifications.ts`: the e-mail and chat messages the business gets for each enquiry (server only)
  *
  * One file per page because the browser build splits code by file: each page's script then carries its own words
@@ -19,4 +20,5 @@ export * from "./home";
 export * from "./about";
 export * from "./contact";
 export * from "./privacy";
+export * from "./work";
 export * from "./notifications";

@@ -25,6 +25,8 @@ export const notificationCopy = {
   receivedLabel: "Received",
   idLabel: "Enquiry",
   messageLabel: "Message",
+  /** The enquiry was sent from a project's "Ask for one like this": the project and its page. */
+  aboutLine: (title: string, address: string) => `About the build: ${title} — ${address}`,
   /** The title line of a chat card (Microsoft Teams). */
   chatTitle: "New enquiry",
   /** Appended when a chat summary had to be shortened to fit the chat service's limit. */

@@ -23,6 +23,13 @@ export const navigation = [
   { to: "/contact", label: "Contact" },
 ] as const;
 
+/** The Work pages' link: in the navigation (after Home) and the footer once the site has a published project. */
+export const workLink = { to: "/work", label: "Our work" } as const;
+
+/** The navigation's links: with the Work pages' once there is something to show there. */
+export const navigationFor = (hasWork: boolean) =>
+  hasWork ? [navigation[0], workLink, ...navigation.slice(1)] : [...navigation];
+
 /** The words at the top of every page: the skip link, the main navigation's accessible name, the menu toggle. */
 export const header = {
   skipToContent: "Skip to content",

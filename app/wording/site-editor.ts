@@ -36,7 +36,12 @@ export const siteEditorCopy = {
   },
   closesOnWhen: (timeZone: string, minutes: number) =>
     `The business's time zone is ${timeZone} (SITE_TIMEZONE). Behind a CDN, visitors may see the change up to ${minutes} minutes later.`,
-  servicesHint: "A name and a one-line detail each, shown in this order on the home page.",
+  servicesHint:
+    "A name and a one-line detail each, and if you like a starting price and a typical lead time, shown in this order on the home page.",
+  /** The code as typed when it looks like one, so the hint follows the Currency field after a refused post. */
+  startingPriceHint: (currency: string | null) =>
+    `Optional. In ${currency ? `${currency} (the business's currency)` : "the business's currency"}, without symbols, e.g. 4500.`,
+  leadTimeHint: "Optional, e.g. 8–12 weeks.",
   service: (position: number) => `Service ${position}`,
   addService: "Add a service",
   /** Read before each service's buttons by a screen reader ("Service 2: Move up"); hidden on screen. */

@@ -15,6 +15,7 @@ import { isOwnerCommand, ownerUsage, runOwnerCommand } from "./operators";
 import { isSecretsCommand, runSecretsCommand, secretsUsage } from "./secrets";
 import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
 import { isSiteCommand, runSiteCommand, siteUsage } from "./site-transfer";
+import { projectAddress } from "~/enquiry/about.server";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -137,7 +138,7 @@ export async function runInboxCommand(argv: readonly string[], io: CommandIo): P
       io.stdout.write(`${describePurge(await purgeOld(store, config.retention))}\n`);
     } else {
       const format = values.json ? json : values.csv ? csv : text;
-      await format(store.list({ since }), io.stdout);
+      await format(store.list({ since }), io.stdout, config.publicUrl);
     }
     return 0;
   } catch (error) {
@@ -186,7 +187,8 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 /** JSON escapes C0 itself; the other unsafe characters are written as \u escapes, so the data stays exact. */
 const safeJson = (value: unknown) => escapedUnsafe(JSON.stringify(value, null, 2));
 
-async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
+/** `siteUrl`: PUBLIC_URL, for the page of the project an enquiry was sent about (its `about.url`). */
+async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable, siteUrl: string): Promise<void> {
   let first = true;
   await write(out, "[");
   for await (const enquiry of enquiries) {
@@ -198,7 +200,10 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
       lastError,
       nextAttemptAt,
     }));
-    const item = { ...enquiry, receivedAt: enquiry.receivedAt.toISOString(), notifications };
+    const about = enquiry.about
+      ? { about: { ...enquiry.about, url: projectAddress(siteUrl, enquiry.about.slug) } }
+      : {};
+    const item = { ...enquiry, ...about, receivedAt: enquiry.receivedAt.toISOString(), notifications };
     await write(out, `${first ? "\n" : ",\n"}${safeJson(item).replace(/^/gm, "  ")}`);
     first = false;
   }

@@ -74,7 +74,8 @@ export async function runSiteCommand(argv: readonly string[], io: CommandIo): Pr
     const result = await publishContent(store, imported.content, draft.revision, actor);
     if (result.ok) {
       io.stdout.write(`${copy.published(result.version)}\n`);
-      for (const { label, before, after } of result.changes) io.stdout.write(`  ${label}: ${before} → ${after}\n`);
+      for (const { label, before, after } of result.changes)
+        io.stdout.write(before === "" ? `  ${label}: ${after}\n` : `  ${label}: ${before} → ${after}\n`);
       if (unpublishedDraft)
         io.stdout.write(`${copy.draftReplaced(draft.savedBy ?? "an operator", when(draft.savedAt))}\n`);
       return 0;

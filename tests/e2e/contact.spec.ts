@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { DatabaseSync } from "node:sqlite";
 import type { Route } from "@playwright/test";
 import { contactForm, enquiryMessages } from "../../app/wording";
 import { enquiryFields, type Enquiry } from "../../app/enquiry/fields";
 import { expect, expectAndForget, test } from "./fixtures";
 import { expectValues, fields, fill, send, status } from "./form";
 import { inboxEntriesCarrying } from "./inbox";
-import { e2eServers } from "./servers";
+import { e2eServers, embeddedDatabase } from "./servers";
 import { enquiry as newEnquiry } from "../support/enquiry";
+import { publishSite } from "../support/site-page";
+import { defaultSiteContent, type Project } from "../../app/site-content/schema.server";
 
 const upstream = e2eServers.upstream.url;
 
@@ -370,5 +373,63 @@ test.describe("embedded back-end (no API_HOST)", () => {
   test("the embedded endpoint is not there when an API_HOST is configured", async ({ page }) => {
     const response = await page.request.post("/api/site/save-contact", { data: enquiry("x") });
     expect(response.status()).toBe(404);
+  });
+});
+
+test.describe("Ask for one like this (/contact?about=)", () => {
+  const site = e2eServers.embedded.url;
+  const project: Project = {
+    id: "0123456789ab",
+    slug: "reaper-with-pneumatic-lunge",
+    formerSlugs: [],
+    title: "Reaper with pneumatic lunge",
+    service: null,
+    year: 2025,
+    client: "",
+    story: "",
+    photos: [],
+    videos: [],
+    featured: false,
+  };
+  const prefill = contactForm.aboutPrefill(project.title);
+
+  /** The project the embedded inbox kept with the enquiry carrying the token (read as a second process would). */
+  function storedAbout(token: string) {
+    const db = new DatabaseSync(embeddedDatabase, { readOnly: true, timeout: 5_000 });
+    try {
+      return db
+        .prepare("SELECT about_project_id, about_slug, about_title FROM enquiries WHERE instr(message, ?) > 0")
+        .all(token);
+    } finally {
+      db.close();
+    }
+  }
+
+  test("the form starts with the project's title and the enquiry keeps the project", async ({ page, jsEnabled }) => {
+    // Published once for both projects (the other may have done it first: a refused publish is that); the server
+    // sees it at its next poll, within a second or two.
+    const path = `${site}/contact?about=${project.slug}`;
+    const prefilled = async () => (await (await fetch(path)).text()).includes(`name="about" value="${project.id}"`);
+    if (!(await prefilled()))
+      await publishSite(`file:${embeddedDatabase}`, { ...defaultSiteContent, projects: [project] }).catch(() => {});
+    await expect.poll(prefilled, { timeout: 15_000 }).toBe(true);
+
+    const token = randomUUID();
+    await page.goto(path);
+    if (jsEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const inputs = fields(page);
+    await expect(inputs.message).toHaveValue(prefill);
+    await fill(page, {
+      name: "Test Visitor",
+      email: `visitor-${token}@example.com`,
+      message: `${prefill}one for our crypt. ${token}`,
+      security: "Freddy",
+    });
+    await send(page);
+    await expect(status(page)).toHaveText(enquiryMessages.success);
+    expect(inboxEntriesCarrying(token)).toMatchObject([{ message: `${prefill}one for our crypt. ${token}` }]);
+    expect(storedAbout(token)).toEqual([
+      { about_project_id: project.id, about_slug: project.slug, about_title: project.title },
+    ]);
   });
 });

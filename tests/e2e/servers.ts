@@ -11,7 +11,8 @@ import { join } from "node:path";
  * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below; +3/+4 the rate
  * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
  * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
- * sessions and the erase step-up); the photo servers take +40 to +59; +60 the launcher's ready signal. Playwright starts the servers every file uses
+ * sessions and the erase step-up), +31/+32 (the public Work pages', one per project), +33/+34 (the owner's Work pages');
+ * the photo servers take +40 to +59; +60 the launcher's ready signal. Playwright starts the servers every file uses
  * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
 const portCount = 61;
@@ -56,6 +57,11 @@ export const siteEditorDatabases = {
 export const photosOwnerDatabases = {
   js: join(dataDir, "photos-owner-js.db"),
   noJs: join(dataDir, "photos-owner-no-js.db"),
+};
+/** The owner's Work pages' servers, one per project (tests/e2e/work-owner.spec.ts). */
+export const workOwnerDatabases = {
+  js: join(dataDir, "work-owner-js.db"),
+  noJs: join(dataDir, "work-owner-no-js.db"),
 };
 /** The Security page's one-time codes servers, one per project (tests/e2e/security-codes.spec.ts). */
 export const securityCodesDatabases = {
@@ -227,6 +233,9 @@ export const e2eServers = {
   // (tests/e2e/photo-owner.spec.ts runs its tests in order on it).
   photosOwnerJs: siteEditorServer(base + 25, photosOwnerDatabases.js),
   photosOwnerNoJs: siteEditorServer(base + 26, photosOwnerDatabases.noJs),
+  // The owner's Work pages: they publish too (tests/e2e/work-owner.spec.ts runs its tests in order on them).
+  workOwnerJs: siteEditorServer(base + 33, workOwnerDatabases.js),
+  workOwnerNoJs: siteEditorServer(base + 34, workOwnerDatabases.noJs),
   // The Security page's one-time codes, with the second factor required (the default): one server per project.
   securityCodesJs: securityCodesServer(base + 27, securityCodesDatabases.js),
   securityCodesNoJs: securityCodesServer(base + 28, securityCodesDatabases.noJs),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { inboxCopy } from "../../app/wording/inbox";
-import { previewBanner, seasonNotice } from "../../app/wording";
+import { homePage, previewBanner, seasonNotice } from "../../app/wording";
 import { siteEditorCopy } from "../../app/wording/site-editor";
 import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
@@ -259,4 +259,66 @@ test("services are added, moved and removed without saving, keeping what was typ
   const published = await publicHome(server);
   expect(published).toContain(`Coffin lifts ${token}`);
   expect(published).toContain(`Typed before the moves ${token}`);
+});
+
+test("a service's starting price and lead time and the currency: refused when bad, kept, published on its card", async ({
+  page,
+  jsEnabled,
+}) => {
+  test.setTimeout(60_000);
+  const { server } = await openSite(page, jsEnabled);
+  const token = randomUUID().slice(0, 8);
+  // New each run (the server's database outlives a run), so the change is always listed.
+  const price = 4000 + Math.floor(Math.random() * 900);
+  const leadTime = `8–12 weeks ${token}`;
+  const before = await field(page, "Currency").inputValue();
+  const [currency, symbol] = before === "EUR" ? ["GBP", "£"] : ["EUR", "€"];
+
+  await field(page, "Service 2 starting price").fill("4,500$");
+  await field(page, "Service 2 typical lead time").fill(leadTime);
+  await field(page, "Currency").fill("EURO");
+  await press(page, words.buttons.save);
+  const summary = page.getByRole("alert");
+  await expect(summary).toContainText(words.errors.summary(2));
+  const problems: [string, string][] = [
+    ["Service 2 starting price", "Please enter a whole amount without symbols, e.g. 4500, or leave it empty."],
+    ["Currency", "Please enter a three-letter currency code such as USD, EUR or GBP."],
+  ];
+  for (const [label, message] of problems) {
+    await expect(summary.getByRole("link", { name: `${label}: ${message}` })).toBeVisible();
+    await expect(field(page, label)).toHaveAttribute("aria-invalid", "true");
+    await expect(field(page, label)).toHaveAccessibleDescription(new RegExp(message.replace(/[().]/g, "\\$&")));
+  }
+  await expect(field(page, "Service 2 starting price")).toHaveValue("4,500$");
+  await expect(field(page, "Service 2 typical lead time")).toHaveValue(leadTime);
+  await expect(field(page, "Currency")).toHaveValue("EURO");
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  await field(page, "Service 2 starting price").fill(String(price));
+  await field(page, "Currency").fill(currency.toLowerCase());
+  await press(page, words.buttons.save);
+  await expect(page.getByRole("status")).toHaveText(words.done.saved);
+  await expect(field(page, "Currency")).toHaveValue(currency);
+  await expect(field(page, "Service 2 starting price")).toHaveValue(String(price));
+  await expect(field(page, "Service 2 starting price")).toHaveAccessibleDescription(words.startingPriceHint(currency));
+  await expect(page.getByText(new RegExp(`^Service 2 starting price: \\S+ → ${price}$`))).toBeVisible();
+  await expect(page.getByText(new RegExp(`^Service 2 typical lead time: .* → ${leadTime}$`))).toBeVisible();
+  await expect(page.getByText(`Currency: ${before} → ${currency}`)).toBeVisible();
+  expect(await publicHome(server)).not.toContain(token);
+
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toContainText("visitors see it now");
+  const home = await publicHome(server);
+  const shownPrice = homePage.startingPrice(`${symbol}${price.toLocaleString("en-US")}`);
+  expect(home).toContain(shownPrice);
+  expect(home).toContain(homePage.leadTime(leadTime));
+  expect(home).toContain(
+    `"priceSpecification":{"@type":"PriceSpecification","minPrice":${price},"priceCurrency":"${currency}"}`,
+  );
+
+  // The card of the second service says it, under its name.
+  await page.goto(`${server.url}/`);
+  const card = page.locator("[data-services] > li").nth(1);
+  await expect(card.locator("[data-service-price]")).toHaveText(shownPrice);
+  await expect(card.locator("[data-service-lead-time]")).toHaveText(homePage.leadTime(leadTime));
 });

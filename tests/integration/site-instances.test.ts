@@ -42,7 +42,10 @@ async function instances(databaseUrl: string, count: number): Promise<SiteServer
 const season2027: SiteContent = {
   ...defaultSiteContent,
   season: { ...defaultSiteContent.season, year: 2027 },
-  services: [...defaultSiteContent.services, { name: "Fog and scent machines", detail: "Atmosphere on cue." }],
+  services: [
+    ...defaultSiteContent.services,
+    { name: "Fog and scent machines", detail: "Atmosphere on cue.", startingPrice: null, leadTime: "" },
+  ],
 };
 
 const shows = (year: number) => async (site: SiteServer) =>

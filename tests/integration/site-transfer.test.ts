@@ -63,7 +63,10 @@ async function withStore<T>(databaseUrl: string, work: (store: Awaited<ReturnTyp
 const edited = (content: SiteContent): SiteContent => ({
   ...content,
   season: { ...content.season, year: 2027, closesOn: "2027-09-01" },
-  services: [...content.services, { name: "Prop repair", detail: "Tired props made to scare again." }],
+  services: [
+    ...content.services,
+    { name: "Prop repair", detail: "Tired props made to scare again.", startingPrice: 1200, leadTime: "2–3 weeks" },
+  ],
   business: { ...content.business, phone: "+1 (555) 013-2027", region: "Salem, Massachusetts" },
 });
 

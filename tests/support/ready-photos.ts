@@ -46,7 +46,9 @@ export async function saveTestUpload(store: PhotoStore, bytes: Buffer, fileName 
 const widths = [480, 720];
 
 async function encode(claim: ClaimedRendition, store: PhotoStore): Promise<RenditionEntry> {
-  const [ratioW, ratioH] = claim.shape === "slide" ? [16, 9] : [3, 2];
+  // The encoder's shapes (app/photos/encoder.server.ts); a video's poster is taken as a 16:9 frame.
+  const [ratioW, ratioH] =
+    claim.shape === "slide" || claim.shape === "poster" ? [16, 9] : claim.shape === "work" ? [4, 3] : [3, 2];
   const crop = (width: number) =>
     sharp(claim.original)
       .rotate()

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { inboxCopy } from "~/wording/inbox";
 import { securityCopy } from "~/wording/security";
 import { siteEditorCopy } from "~/wording/site-editor";
+import { workEditorCopy } from "~/wording/work-editor";
 
 export const buttonClass =
   "inline-flex items-center rounded-md bg-ember-500 px-4 py-2 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300";
@@ -41,6 +42,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox/site" className={tabClass}>
                 {siteEditorCopy.nav}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/work" className={tabClass}>
+                {workEditorCopy.nav}
               </NavLink>
             </li>
             <li>

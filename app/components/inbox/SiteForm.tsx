@@ -20,8 +20,8 @@ const smallButton =
 
 /** A field's label in the summary: its own label, or a service's ("Service 2 name"). */
 function labelOf(key: string): string {
-  const service = /^services\.(\d+)\.(name|detail)$/.exec(key);
-  if (service) return serviceLabels[service[2] as "name" | "detail"](Number(service[1]) + 1);
+  const service = /^services\.(\d+)\.(name|detail|startingPrice|leadTime)$/.exec(key);
+  if (service) return serviceLabels[service[2] as keyof typeof serviceLabels](Number(service[1]) + 1);
   return fieldLabels[key as FieldPath] ?? key;
 }
 
@@ -61,6 +61,7 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
     hint: fieldHints[formFields[key]],
   });
   const services = values.services;
+  const currency = /^[a-z]{3}$/i.test(values.currency.trim()) ? values.currency.trim().toUpperCase() : null;
 
   return (
     <Form method="post" noValidate className="mt-6" aria-label={words.title}>
@@ -164,6 +165,27 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
                     required
                   />
                 </div>
+                {/* Bottom-aligned: the inputs stay level when one hint wraps to more lines than the other. */}
+                <div className="mt-3 grid items-end gap-3 md:grid-cols-[2fr_3fr]">
+                  <TextField
+                    id={fieldId(serviceField(index, "startingPrice"))}
+                    name={serviceField(index, "startingPrice")}
+                    label={serviceLabels.startingPrice(index + 1)}
+                    value={service.startingPrice}
+                    error={error(serviceField(index, "startingPrice"))}
+                    hint={words.startingPriceHint(currency)}
+                    inputMode="numeric"
+                  />
+                  <TextField
+                    id={fieldId(serviceField(index, "leadTime"))}
+                    name={serviceField(index, "leadTime")}
+                    label={serviceLabels.leadTime(index + 1)}
+                    value={service.leadTime}
+                    error={error(serviceField(index, "leadTime"))}
+                    hint={words.leadTimeHint}
+                    maxLength={limits.leadTime}
+                  />
+                </div>
               </li>
             ))}
           </ol>
@@ -196,6 +218,7 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
         </div>
         <TextField {...field("region")} maxLength={limits.region} />
         <TextField {...field("links")} rows={3} />
+        <TextField {...field("currency")} className="max-w-xs" />
       </Section>
 
       <p className="mt-6 text-sm text-bone-300">{words.buttonsHint}</p>

@@ -5,6 +5,7 @@ import { notificationCopy } from "~/wording";
 import type { StoredEnquiry } from "~/store/records";
 import { multiLine, oneLine } from "~/text/safety";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
+import { aboutLine } from "~/enquiry/about.server";
 import { DeliveryError, serviceWordsLength, type NotificationChannel } from "~/notify/channels/channel";
 
 /**
@@ -85,6 +86,7 @@ export function composeEmail(
     `${notificationCopy.emailLabel}: ${oneLine(enquiry.email, 254)}`,
     `${notificationCopy.receivedLabel}: ${receivedText(enquiry.receivedAt)}`,
     `${notificationCopy.idLabel}: ${enquiry.id}`,
+    ...(enquiry.about ? [aboutLine(enquiry.about, sender.siteUrl)] : []),
     "",
     `${notificationCopy.messageLabel}:`,
     multiLine(enquiry.message),

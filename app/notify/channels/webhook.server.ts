@@ -112,7 +112,12 @@ export async function postWebhook(url: string, body: unknown, signal: AbortSigna
   }
 }
 
-export function createWebhookChannel(url: string, format: WebhookFormat = formatForUrl(url)): NotificationChannel {
+/** `siteUrl`: PUBLIC_URL, for the address of the project an enquiry was sent about. */
+export function createWebhookChannel(
+  url: string,
+  format: WebhookFormat = formatForUrl(url),
+  siteUrl: string | null = null,
+): NotificationChannel {
   const inFlight = new Set<AbortController>();
   return {
     channel: "webhook",
@@ -120,7 +125,7 @@ export function createWebhookChannel(url: string, format: WebhookFormat = format
       const controller = new AbortController();
       inFlight.add(controller);
       try {
-        await postWebhook(url, webhookBody(format, enquiry), AbortSignal.any([signal, controller.signal]));
+        await postWebhook(url, webhookBody(format, enquiry, siteUrl), AbortSignal.any([signal, controller.signal]));
       } finally {
         inFlight.delete(controller);
       }

@@ -61,6 +61,7 @@ describe("the spam digest's words", () => {
       phone: null,
       region: null,
       links: [],
+      currency: "USD",
     };
     const config = { to: ["owner@x.example"], from: "site@x.example" };
     const mail = composeDigestEmail(digest([spam(1)]), config, new Date(), { business, siteUrl: "https://x.example" });

@@ -15,9 +15,9 @@ export const suppressEmbeds = 1 << 2;
 /** Markdown's active characters, each behind a backslash (Discord shows `\*` as `*`). */
 export const discordEscape = (text: string) => text.replace(/[\\*_~`|>#\-[\]()<:]/g, "\\$&");
 
-export function discordBody(enquiry: StoredEnquiry) {
+export function discordBody(enquiry: StoredEnquiry, siteUrl: string | null = null) {
   return {
-    content: fitText(summaryText(enquiry), discordLimit, discordEscape),
+    content: fitText(summaryText(enquiry, siteUrl), discordLimit, discordEscape),
     allowed_mentions: { parse: [] as string[] },
     flags: suppressEmbeds,
   };

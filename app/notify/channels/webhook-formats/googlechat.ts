@@ -12,6 +12,6 @@ export const googleChatLimit = { maxLength: 4_096 };
 
 export const googleChatEscape = (text: string) => text.replace(/</g, "<\u200b");
 
-export function googleChatBody(enquiry: StoredEnquiry) {
-  return { text: fitText(summaryText(enquiry), googleChatLimit, googleChatEscape) };
+export function googleChatBody(enquiry: StoredEnquiry, siteUrl: string | null = null) {
+  return { text: fitText(summaryText(enquiry, siteUrl), googleChatLimit, googleChatEscape) };
 }

@@ -8,7 +8,7 @@ import { slackBody } from "~/notify/channels/webhook-formats/slack";
 import { teamsBody } from "~/notify/channels/webhook-formats/teams";
 
 /** Each format NOTIFY_WEBHOOK_FORMAT names: one file each, a pure function from an enquiry to a JSON body. */
-const bodies: Record<WebhookFormat, (enquiry: StoredEnquiry) => unknown> = {
+const bodies: Record<WebhookFormat, (enquiry: StoredEnquiry, siteUrl: string | null) => unknown> = {
   slack: slackBody,
   discord: discordBody,
   mattermost: mattermostBody,
@@ -17,7 +17,9 @@ const bodies: Record<WebhookFormat, (enquiry: StoredEnquiry) => unknown> = {
   json: jsonBody,
 };
 
-export const webhookBody = (format: WebhookFormat, enquiry: StoredEnquiry): unknown => bodies[format](enquiry);
+/** `siteUrl`: PUBLIC_URL, for the address of the project an enquiry was sent about. */
+export const webhookBody = (format: WebhookFormat, enquiry: StoredEnquiry, siteUrl: string | null = null): unknown =>
+  bodies[format](enquiry, siteUrl);
 
 const under = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 

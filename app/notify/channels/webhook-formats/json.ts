@@ -1,6 +1,7 @@
 import type { StoredEnquiry } from "~/store/records";
 import { slackEscape } from "~/notify/channels/webhook-formats/slack";
 import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
+import { projectAddress } from "~/enquiry/about.server";
 
 /**
  * Any other receiver (an automation service, your own endpoint): the whole enquiry as JSON, with a short `text`
@@ -9,8 +10,8 @@ import { fitText, summaryText } from "~/notify/channels/webhook-formats/text";
 
 const summaryLimit = { maxLength: 2_000 };
 
-export function jsonBody(enquiry: StoredEnquiry) {
-  const summary = summaryText(enquiry);
+export function jsonBody(enquiry: StoredEnquiry, siteUrl: string | null = null) {
+  const summary = summaryText(enquiry, siteUrl);
   return {
     text: fitText(summary, summaryLimit, slackEscape),
     content: fitText(summary, summaryLimit),
@@ -21,6 +22,8 @@ export function jsonBody(enquiry: StoredEnquiry) {
       name: enquiry.name,
       email: enquiry.email,
       message: enquiry.message,
+      // Only for an enquiry sent from a project's page, so every other body stays as it always was.
+      ...(enquiry.about ? { about: { ...enquiry.about, url: projectAddress(siteUrl, enquiry.about.slug) } } : {}),
     },
   };
 }

@@ -24,6 +24,6 @@ export function mattermostEscape(text: string): string {
 
 /** Escaped as a whole (a mention is judged by the character before it), then cut: a cut that lands inside an escape
  * leaves a lone backslash or @ before the note, which neither formats nor mentions anything. */
-export function mattermostBody(enquiry: StoredEnquiry) {
-  return { text: fitText(mattermostEscape(summaryText(enquiry)), mattermostLimit) };
+export function mattermostBody(enquiry: StoredEnquiry, siteUrl: string | null = null) {
+  return { text: fitText(mattermostEscape(summaryText(enquiry, siteUrl)), mattermostLimit) };
 }

@@ -11,6 +11,6 @@ export const slackLimit = { maxLength: 4_000 };
 
 export const slackEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-export function slackBody(enquiry: StoredEnquiry) {
-  return { text: fitText(summaryText(enquiry), slackLimit, slackEscape) };
+export function slackBody(enquiry: StoredEnquiry, siteUrl: string | null = null) {
+  return { text: fitText(summaryText(enquiry, siteUrl), slackLimit, slackEscape) };
 }

@@ -2,6 +2,7 @@ import { notificationCopy } from "~/wording/notifications";
 import type { StoredEnquiry } from "~/store/records";
 import { multiLine } from "~/text/safety";
 import { fitText, headLine } from "~/notify/channels/webhook-formats/text";
+import { aboutLine } from "~/enquiry/about.server";
 
 /**
  * Microsoft Teams through a Workflows (Power Automate) webhook, or an incoming webhook on *.webhook.office.com: a
@@ -34,10 +35,11 @@ export function adaptiveCardMessage(body: unknown[], actions?: unknown[]) {
   };
 }
 
-export function teamsBody(enquiry: StoredEnquiry) {
+export function teamsBody(enquiry: StoredEnquiry, siteUrl: string | null = null) {
   return adaptiveCardMessage([
     { type: "TextBlock", text: notificationCopy.chatTitle, weight: "Bolder", size: "Medium", wrap: true },
     plainText(headLine(enquiry)),
+    ...(enquiry.about ? [plainText(aboutLine(enquiry.about, siteUrl))] : []),
     plainText(fitText(multiLine(enquiry.message), teamsLimit)),
   ]);
 }

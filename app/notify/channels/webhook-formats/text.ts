@@ -1,6 +1,7 @@
 import { notificationCopy } from "~/wording/notifications";
 import type { StoredEnquiry } from "~/store/records";
 import { multiLine, oneLine } from "~/text/safety";
+import { aboutLine } from "~/enquiry/about.server";
 
 /**
  * What every chat format shares: the summary of an enquiry (a head line, then the message), and cutting it to a
@@ -52,7 +53,11 @@ export function headLine(enquiry: StoredEnquiry): string {
   return `${marker}${notificationCopy.subjectPrefix} ${oneLine(enquiry.name, 100)} <${oneLine(enquiry.email, 254)}> (${enquiry.receivedAt.toISOString()})`;
 }
 
-/** The head line, a blank line, and the message with its line breaks kept and control characters removed. */
-export function summaryText(enquiry: StoredEnquiry): string {
-  return `${headLine(enquiry)}\n\n${multiLine(enquiry.message)}`;
+/**
+ * The head line, the project's line when it was sent from a project's page (`siteUrl`: PUBLIC_URL, for the project's
+ * address), a blank line, and the message with its line breaks kept and control characters removed.
+ */
+export function summaryText(enquiry: StoredEnquiry, siteUrl: string | null = null): string {
+  const about = enquiry.about ? `\n${aboutLine(enquiry.about, siteUrl)}` : "";
+  return `${headLine(enquiry)}${about}\n\n${multiLine(enquiry.message)}`;
 }

@@ -1,0 +1,116 @@
+/** Every word of the owner's Work pages (/inbox/work and /inbox/work/ID): the portfolio's projects, photos and clips. */
+
+const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
+
+export const workEditorCopy = {
+  /** The owner area's navigation link. */
+  nav: "Work",
+  title: "Work",
+  intro:
+    "Past builds for the public Work pages, with photos and video clips. Changes here go into the draft: visitors see them after Publish on the Site page.",
+  list: {
+    heading: "Projects (draft)",
+    empty: "No projects yet. Add the first one below; the Work pages and “Our work” appear after Publish.",
+    edit: "Edit",
+    up: "Move up",
+    down: "Move down",
+    feature: "Feature",
+    unfeature: "Stop featuring",
+    featured: "Featured",
+    counts: (photos: number, videos: number) =>
+      `${photos} ${photos === 1 ? "photo" : "photos"}, ${videos} ${videos === 1 ? "clip" : "clips"}`,
+    /** Read before a project's buttons by a screen reader; hidden on screen. */
+    prefix: (title: string) => `${title}: `,
+  },
+  add: {
+    heading: "Add a project",
+    title: "Title",
+    titleHint: "At most 80 characters, e.g. “Reaper with pneumatic lunge”. The project's address is made from it.",
+    service: "Service",
+    noService: "None",
+    submit: "Add a project",
+  },
+  project: {
+    back: "Back to Work",
+    heading: (title: string) => `Project: ${title}`,
+    details: "Details",
+    title: "Title",
+    service: "Service",
+    noService: "None",
+    removedService: (name: string) => `${name} (no longer a service)`,
+    year: "Year",
+    yearHint: "Optional, e.g. 2025.",
+    client: "Client or place",
+    clientHint: "Optional, e.g. “Nightmare Manor, Ohio”.",
+    story: "Story",
+    storyHint: "Plain text; a blank line starts a new paragraph. At most 4000 characters.",
+    featured: "Featured (shown first on the Work page)",
+    save: "Save project",
+    address: (path: string) => `Its address: ${path}`,
+    remove: "Delete this project",
+    removeHint: "Takes it out of the draft; the public pages keep it until Publish. History can bring it back.",
+  },
+  photos: {
+    heading: "Photos",
+    hint: (max: number) => `Up to ${max} photos; the first one is the cover.`,
+    full: (max: number) => `This project has ${max} photos, the most it can have: remove one to add another.`,
+    empty: "No photos yet.",
+    upload: "Upload",
+    /** The photo's upload form, as assistive technology names it. */
+    uploadForm: "Add a photo",
+    photo: "Photo",
+    alt: "Alt text",
+    altHint: "What the photo shows, for people who cannot see it, e.g. “The reaper mid-lunge in a dark corridor.”",
+    cover: "Cover",
+    makeCover: "Make cover",
+    earlier: "Move earlier",
+    later: "Move later",
+    save: "Save",
+    remove: "Remove",
+    /** Read before each photo's buttons by a screen reader ("Photo 2: Save"); hidden on screen. */
+    prefix: (position: number) => `Photo ${position}: `,
+  },
+  videos: {
+    heading: "Video clips",
+    hint: (max: number, maxBytes: number, seconds: number) =>
+      `Up to ${max} clips: MP4 or MOV (H.264 or HEVC) or WebM straight from a phone, at most ${megabytes(maxBytes)} MB and ${seconds} seconds each. Each becomes a web clip with a poster frame; its location, camera and dates are removed, the sound is kept.`,
+    full: (max: number) => `This project has ${max} clips, the most it can have: remove one to add another.`,
+    empty: "No clips yet.",
+    video: "Video",
+    upload: "Upload",
+    uploadForm: "Add a video clip",
+    waiting: "Waiting to be encoded…",
+    receiving: "Being received…",
+    encoding: (percent: number) => `Encoding video… ${percent} %`,
+    ready: (seconds: number, width: number, height: number) => `Ready: ${seconds} s, ${width} × ${height}.`,
+    failed: (reason: string) => `Could not be made ready for the web: ${reason}`,
+    missing: "This clip's upload is gone: remove it.",
+    retry: "Retry",
+    earlier: "Move earlier",
+    later: "Move later",
+    remove: "Remove",
+    prefix: (position: number) => `Clip ${position}: `,
+    about: (fileName: string, size: string) => `${fileName}, ${size}`,
+  },
+  done: {
+    added: "Project added to the draft. It shows on the site after Publish on the Site page.",
+    saved: "Saved to the draft. It shows on the site after Publish on the Site page.",
+    removed: "Project deleted from the draft. The public pages keep it until Publish.",
+    uploaded: "Uploaded. It shows on the site after Publish on the Site page.",
+    videoUploaded:
+      "Uploaded. The clip is being made ready for the web; it shows on the site after Publish once it is ready.",
+    retried: "The clip will be encoded again.",
+  },
+  errors: {
+    summary: "Please correct the following:",
+    unknownProject: "This project is not in the draft any more (someone may have deleted it). Please go back to Work.",
+    unknownAction: "That action is not one this page knows. Please use the page's buttons.",
+    unknownPhoto: "That photo is not on this project any more. Please reload the page.",
+    noVideo: "Please choose a video clip to upload.",
+    emptyVideo: "The chosen file is empty. Please choose the clip again.",
+    videoTooLarge: (maxBytes: number) =>
+      `This file is larger than ${megabytes(maxBytes)} MB. Please trim the clip or record it at a lower resolution.`,
+    notMultipart: "The upload could not be read. Please choose the file again.",
+    focus: "Please enter a number from 0 to 100.",
+  },
+} as const;
