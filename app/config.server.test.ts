@@ -13,6 +13,7 @@ describe("parseConfig", () => {
       database: { kind: "sqlite", path: "data/enquiries.db" },
       storeTimeoutMs: 5_000,
       inboxFile: "data/enquiries.jsonl",
+      mediaCacheDir: expect.stringMatching(/haunt-media-cache$/),
       photoLeaseMs: 60_000,
       publicUrl: "http://localhost:3000",
       publicUrlSet: false,

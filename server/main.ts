@@ -91,7 +91,7 @@ app.use(
 );
 app.use("/photos", photoFiles(config.apiHost ? undefined : services.inbox));
 // The Work pages' clips (docs/work.md): from each instance's file cache, with byte ranges.
-app.use("/media", mediaFiles(config.apiHost ? undefined : services.inbox));
+app.use("/media", mediaFiles(config.apiHost ? undefined : services.inbox, config.mediaCacheDir!));
 app.use(express.static(fromInstallation("public"), { maxAge: "1h" }));
 // The access log names the path, never the query string (server/request-log.ts).
 app.use(accessLog());

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RequestHandler } from "express";
 import { StoreUnavailableError } from "~/store/sql.server";
@@ -17,12 +16,8 @@ import { log } from "~/log.server";
 
 const clipNamePattern = /^[0-9a-f]{24}\.mp4$/;
 
-export function mediaCacheDir(environment: NodeJS.ProcessEnv = process.env): string {
-  return environment.MEDIA_CACHE_DIR || join(tmpdir(), "haunt-media-cache");
-}
-
 /** `inbox` is undefined with API_HOST (no database, so no clips). */
-export function mediaFiles(inbox: (() => VideoStore) | undefined, cacheDir = mediaCacheDir()): RequestHandler {
+export function mediaFiles(inbox: (() => VideoStore) | undefined, cacheDir: string): RequestHandler {
   const filling = new Map<string, Promise<boolean>>();
   type Response = Parameters<RequestHandler>[1];
   const notFound = (res: Response) =>

@@ -67,13 +67,17 @@ const notices: Record<string, string> = {
 async function showProject({ request, params }: LoaderFunctionArgs, { operator, store }: OperatorSession) {
   const { content, revision } = await draftContent(store);
   const project = findProject(content, params.id ?? "");
-  if (!project) throw redirect("/inbox/work", { status: 303, headers: privateHeaders });
+  // A project deleted meanwhile (or never there) is a page that says so: never a redirect, which would also take the
+  // place of a refused post's answer (the page's data is loaded again after every post).
+  if (!project)
+    return data(shownToOwner({ operator: operator.email, missing: true as const }), { headers: privateHeaders });
   const url = new URL(request.url);
   const done = url.searchParams.get("done") ?? "";
   const page = await projectPage(store, content, project);
   return data(
     shownToOwner({
       operator: operator.email,
+      missing: false as const,
       revision,
       notice: notices[done] ?? null,
       watching: url.searchParams.has("done") || url.searchParams.has("watch"),
@@ -282,8 +286,10 @@ async function editClip(
 }
 
 export default function InboxWorkProject() {
-  const page = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const returned = useActionData<typeof action>() ?? null;
+  if (loaded.missing) return <MissingProject operator={loaded.operator} refusal={returned?.refusal ?? null} />;
+  const page = loaded;
   const revision = returned?.revision ?? page.revision;
   const mine = (form: string) => (returned?.form === form ? returned : null);
   return (
@@ -326,6 +332,24 @@ export default function InboxWorkProject() {
         <ProjectUploadForm kind="video" full={page.clips.length >= limits.projectVideosMax} returned={mine("video")} />
       </section>
       <DeleteProjectForm revision={revision} returned={mine("delete")} />
+    </InboxShell>
+  );
+}
+
+/** The page of a project that is not in the draft: why, and the way back to the list. */
+function MissingProject({ operator, refusal }: { operator: string; refusal: string | null }) {
+  return (
+    <InboxShell operator={operator}>
+      <h1 className="font-display text-3xl font-bold text-bone-50">{words.title}</h1>
+      <div className="mt-4">
+        <Notice tone="error">{refusal}</Notice>
+      </div>
+      <p className="mt-2 text-bone-300">{words.errors.unknownProject}</p>
+      <p className="mt-4">
+        <Link to="/inbox/work" className={linkClass}>
+          {words.project.back}
+        </Link>
+      </p>
     </InboxShell>
   );
 }

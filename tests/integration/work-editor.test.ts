@@ -85,6 +85,18 @@ describe("the owner's Work page", () => {
     const visitor = await send("/inbox/work", { cookie: "" });
     expect(visitor.status).toBe(302);
     expect(visitor.headers.location).toBe("/inbox/login?next=%2Finbox%2Fwork");
+    // Not logged in: an upload to a project's page is a login, whatever it carries, and nothing is stored.
+    const form = new FormData();
+    form.append("video", new File([new Uint8Array(64)], "clip.mp4"));
+    const encoded = new Response(form);
+    const upload = await send("/inbox/work/0123456789ab?upload=video", {
+      cookie: "",
+      method: "POST",
+      upload: { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! },
+    });
+    expect(upload.status).toBe(302);
+    expect(upload.headers.location).toMatch(/^\/inbox\/login\b/);
+    expect(await store.listVideos()).toEqual([]);
     const html = await page("/inbox/work");
     expect(html).toMatch(/<a [^>]*href="\/inbox\/work"[^>]*>Work<\/a>/);
     expect(html).toContain(words.list.empty);
