@@ -230,6 +230,45 @@ function renderInbox(phases) {
   ].join("\n");
 }
 
+const seconds = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : "-");
+
+/** GET / with nothing encoding and while ffmpeg encodes a phone clip, on one server, against the budgets. */
+export function renderVideo(video) {
+  if (video.skipped) return `Video encode phase skipped: ${video.skipped}`;
+  const { clip, encode, memory: mem, budgets, loadWhileEncoding: during } = video;
+  const row = (label, phase) => [
+    label,
+    num(phase.requestsPerSec),
+    num(phase.latencyMs.p50, 1),
+    num(phase.latencyMs.p99, 1),
+    num(phase.serverCpuMsPerRequest, 3),
+    num(phase.completed),
+    String(phase.errors + phase.timeouts),
+    num(phase.machineLoad1m, 1),
+  ];
+  const verdict = (budget, show) => `${show(budget.value)} <= ${show(budget.max)} ${budget.ok ? "OK" : "OVER"}`;
+  return [
+    `Video: a ${clip.seconds}-s ${clip.width}x${clip.height} ${clip.fps} fps phone clip (${MB(clip.bytes)}, ` +
+      `~${clip.videoBitrate}bit/s) uploaded and encoded to 720p by ffmpeg (nice 19) while GET / is loaded; one server`,
+    table(
+      ["GET / while", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "requests", "errors", "load avg"],
+      [row("nothing encodes", video.idle), row("ffmpeg encodes (first window)", video.encoding)],
+    ),
+    `encoding / idle: p99 x${num(video.ratios.p99, 2)}, p50 x${num(video.ratios.p50, 2)}, req/s x${num(video.ratios.requestsPerSec, 2)}; ` +
+      `load kept on for ${num(during.seconds, 1)} s (${video.windows.length} windows, cap ${during.capS} s): ` +
+      `${num(during.requestsPerSec)} req/s, p99 median ${num(during.medianP99, 1)} ms, worst ${num(during.worstP99, 1)} ms, ` +
+      `${num(during.errors)} errors or non-200`,
+    `upload: ${video.upload.status} in ${seconds(video.upload.ms)}; ffmpeg running ${seconds(encode.ffmpegStartedMs)} after; ` +
+      `clip ${encode.ready ? `ready ${seconds(encode.wallMs)} after the upload was accepted (server: ${seconds(encode.serverMs)})` : `NOT ready (${encode.state}, ${encode.progress} %${encode.error ? `, ${encode.error}` : ""})`}` +
+      `${during.cappedBeforeReady ? `, ${during.progressAtCap} % when the load cap ended the load` : ", under load"}; ` +
+      `${encode.ffmpegProcesses} ffmpeg process(es)`,
+    `site VmHWM: ${MB(mem.idleHwm)} after the idle load, ${MB(mem.afterUploadHwm)} after the upload, ${MB(mem.sitePeakHwm)} ` +
+      `at the end (largest sampled RSS while encoding ${MB(mem.siteSampledRssMax)}); ffmpeg VmHWM ${MB(mem.ffmpegPeak)}`,
+    `budgets: site peak ${verdict(budgets.siteRss, MB)}; ffmpeg peak ${verdict(budgets.ffmpegRss, MB)}; ` +
+      `p99 ratio ${verdict(budgets.p99Ratio, (value) => `x${num(value, 2)}`)} -> ${video.ok ? "PASS" : "FAIL"}`,
+  ].join("\n");
+}
+
 export function render(results) {
   const { meta, load, weight, memory: mem, lighthouse: lh, compare } = results;
   const out = [header(meta)];
@@ -242,6 +281,7 @@ export function render(results) {
     );
   }
   if (results.inbox) out.push("", renderInbox(results.inbox));
+  if (results.video) out.push("", renderVideo(results.video));
   out.push("", renderWeight(weight, mem));
   if (compare) out.push("", renderCompare(compare));
   if (lh) out.push("", renderLighthouse(lh, meta.lighthouseRuns));

@@ -4,7 +4,9 @@
 //     baseline sending the same bytes from memory: requests/s, p50/p99 latency, server CPU ms per request;
 //   - POST /contact enquiries through the contact action to a fake upstream API, checking that every 303 arrived;
 //   - bytes of HTML, CSS, JS and images per page, and the server's peak memory;
-//   - Lighthouse (mobile preset) on /, /about, /contact and /privacy, median of N runs, with the system Chromium.
+//   - Lighthouse (mobile preset) on /, /about, /contact and /privacy, median of N runs, with the system Chromium;
+//   - GET / with nothing encoding and while ffmpeg encodes a 60-s 1080p phone clip, with the site's and ffmpeg's peak
+//     memory (bench/phases/video-encode.mjs).
 // Prints a table and writes bench/results/latest.json. See bench/README.md. Each phase is a module of bench/phases/,
 // the tables are bench/report.mjs.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -19,7 +21,8 @@ import { jsBudgetBytes, pages } from "./lib/targets.mjs";
 import { comparePhase } from "./phases/compare.mjs";
 import { saveLighthouseReport } from "./phases/lighthouse.mjs";
 import { loadPhases, nodeDefaultsPhase } from "./phases/load.mjs";
-import { describeRun, header, render, renderCompare } from "./report.mjs";
+import { videoEncodePhase } from "./phases/video-encode.mjs";
+import { describeRun, header, render, renderCompare, renderVideo } from "./report.mjs";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
@@ -33,6 +36,8 @@ const usage = `usage: npm run bench -- [options]
   --compare-only       with --compare: only the A/B comparison: GET / load, then Lighthouse on both builds
                        (3 runs per page and build unless --runs; --no-lighthouse skips it)
   --lighthouse-only    only page weight and Lighthouse (no load phases)
+  --no-video           skip the phase with a phone clip encoding while the site serves GET /
+  --video-only         only that phase (writes bench/results/video-latest.json)
   --duration <s>       seconds per load phase (default 10)
   --connections <n>    autocannon connections (default 50)
   --runs <n>           Lighthouse runs per page (default 5)
@@ -46,6 +51,8 @@ function parseArgs(argv) {
     compare: undefined,
     compareOnly: false,
     lighthouseOnly: false,
+    video: true,
+    videoOnly: false,
     duration: undefined,
     connections: 50,
     runs: undefined,
@@ -63,6 +70,8 @@ function parseArgs(argv) {
     else if (arg === "--compare") options.compare = value();
     else if (arg === "--compare-only") options.compareOnly = true;
     else if (arg === "--lighthouse-only") options.lighthouseOnly = true;
+    else if (arg === "--no-video") options.video = false;
+    else if (arg === "--video-only") options.videoOnly = true;
     else if (arg === "--duration") options.duration = Number(value());
     else if (arg === "--connections") options.connections = Number(value());
     else if (arg === "--runs") {
@@ -77,6 +86,10 @@ function parseArgs(argv) {
   options.warmup = options.quick ? 1 : 2;
   options.runs ??= options.quick ? 1 : 5;
   if (options.compareOnly && !options.compare) throw new Error("--compare-only needs --compare <git-ref>");
+  if (options.videoOnly && (!options.video || options.compare || options.lighthouseOnly))
+    throw new Error("--video-only goes with none of --no-video, --compare, --lighthouse-only");
+  // Page weight and Lighthouse only: no load phase, so no encode under load either.
+  if (options.lighthouseOnly) options.video = false;
   for (const key of ["duration", "connections", "runs"]) {
     if (!(Number.isFinite(options[key]) && options[key] > 0 && options[key] <= 600))
       throw new Error(`--${key} must be 1-600`);
@@ -113,8 +126,13 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   mkdirSync(resultsDir, { recursive: true });
   // The whole run stops by itself, whatever happens.
+  // The video phase: the clip made once (~2 min), up to 5 min of load while it encodes, up to 3 min more without.
   const limitMinutes =
-    11 + (options.compare ? 2 : 0) + Math.max(0, options.runs - 5) + Math.max(0, options.duration - 10) / 2;
+    (options.videoOnly ? 0 : 11) +
+    (options.video ? 12 : 0) +
+    (options.compare ? 2 : 0) +
+    Math.max(0, options.runs - 5) +
+    Math.max(0, options.duration - 10) / 2;
   setTimeout(() => fail(new Error(`time limit of ${limitMinutes} min reached`)), limitMinutes * 60_000).unref();
   const loadBefore = machineLoad();
   const chromePath = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -122,6 +140,18 @@ async function main() {
   if (options.build) {
     log("building (remix build)");
     await build(root, join(resultsDir, "build.log"));
+  }
+  if (options.videoOnly) {
+    const video = await videoEncodePhase(options);
+    const results = { meta: { date: new Date().toISOString(), ...describeRun(options, loadBefore) }, video };
+    writeFileSync(join(resultsDir, "video-latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(
+      [header(results.meta), renderVideo(video), "", `JSON: ${join("bench", "results", "video-latest.json")}`].join(
+        "\n",
+      ),
+    );
+    runCleanups();
+    process.exit(video.skipped || video.ok ? 0 : 1);
   }
   const previous = options.compare
     ? (log(`building ${options.compare} in a temporary directory`), await prepareRef(options.compare, cleanups))
@@ -180,6 +210,7 @@ async function main() {
   const nodeDefaults = options.lighthouseOnly ? undefined : await nodeDefaultsPhase(upstream, options);
   await stopChild(upstream.child);
   const inbox = options.lighthouseOnly ? undefined : await inboxPhases({ startSite, options, log });
+  const video = options.video ? await videoEncodePhase(options) : undefined;
 
   let lighthouse;
   if (options.lighthouse) {
@@ -203,6 +234,7 @@ async function main() {
     },
     load,
     inbox,
+    video,
     weight,
     jsBudget: {
       path: "/",
@@ -231,7 +263,8 @@ async function main() {
     (!load || load.post.enquiries.ok) &&
     (!nodeDefaults || nodeDefaults.post.enquiries.ok) &&
     (inbox ?? []).every((phase) => phase.nothingLost);
-  process.exit(nothingLost && (!load || load.targets.ok) ? 0 : 1);
+  const videoOk = !video || video.skipped || video.ok;
+  process.exit(nothingLost && (!load || load.targets.ok) && videoOk ? 0 : 1);
 }
 
 main().catch(fail);

@@ -65,10 +65,9 @@ function runToEnd(command, args, { cwd, env = process.env, logFile, timeoutMs })
   });
 }
 
-const remixCli = join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
-
+/** The tree's own `npm run build` (photos, the Remix build and the server's bundle), as CI and the Dockerfile build it. */
 export async function build(cwd, logFile) {
-  await runToEnd(process.execPath, [remixCli, "build"], {
+  await runToEnd("npm", ["run", "build"], {
     cwd,
     env: { ...process.env, NODE_ENV: "production" },
     logFile,
