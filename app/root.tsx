@@ -14,7 +14,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { brand, errorPage, header, notFoundPage, previewBanner, refusals } from "~/wording";
+import { brand, errorPage, header, notFoundPage, previewBanner, refusalPage } from "~/wording";
 import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { rootData } from "~/site-content/pages.server";
 import stylesheet from "~/tailwind.css";
@@ -109,9 +109,9 @@ export function ErrorBoundary() {
     if (reason) {
       return (
         <>
-          <title>{refusals.title(businessName)}</title>
+          <title>{refusalPage.title(businessName)}</title>
           <section className="mx-auto max-w-3xl px-4 py-20 text-center sm:px-6">
-            <h1 className="font-display text-4xl font-bold text-bone-50">{refusals.heading}</h1>
+            <h1 className="font-display text-4xl font-bold text-bone-50">{refusalPage.heading}</h1>
             <p role="alert" className="mt-4 text-lg text-bone-300">
               {reason}
             </p>
@@ -120,7 +120,7 @@ export function ErrorBoundary() {
                 href={location.pathname + location.search}
                 className="font-semibold text-ember-300 underline underline-offset-4"
               >
-                {refusals.back}
+                {refusalPage.back}
               </a>
             </p>
           </section>

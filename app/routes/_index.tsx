@@ -88,28 +88,26 @@ export default function Home() {
                 <p className="mt-2 text-bone-300">{service.detail}</p>
               </div>
               {service.startingPrice || service.leadTime || service.work ? (
-                <div className="pt-4" data-service-terms="">
-                  <div className="border-t border-night-600 pt-3">
-                    {service.startingPrice ? (
-                      <p className="text-lg font-semibold text-bone-50" data-service-price="">
-                        {service.startingPrice}
-                      </p>
-                    ) : null}
-                    {service.leadTime ? (
-                      <p className="text-sm text-bone-300" data-service-lead-time="">
-                        {service.leadTime}
-                      </p>
-                    ) : null}
-                    {service.work ? (
-                      <Link
-                        to={sitePath(service.work.path)}
-                        className="mt-2 inline-block font-semibold text-ember-300 underline underline-offset-4 hover:text-bone-50"
-                      >
-                        {homePage.seeBuilds(service.work.builds)}
-                        <span className="sr-only">{homePage.seeBuildsOf(service.name)}</span>
-                      </Link>
-                    ) : null}
-                  </div>
+                <div className="mt-4 border-t border-night-600 pt-3">
+                  {service.startingPrice ? (
+                    <p className="text-lg font-semibold text-bone-50" data-service-price="">
+                      {service.startingPrice}
+                    </p>
+                  ) : null}
+                  {service.leadTime ? (
+                    <p className="text-sm text-bone-300" data-service-lead-time="">
+                      {service.leadTime}
+                    </p>
+                  ) : null}
+                  {service.work ? (
+                    <Link
+                      to={sitePath(service.work.path)}
+                      className="mt-2 inline-block font-semibold text-ember-300 underline underline-offset-4 hover:text-bone-50"
+                    >
+                      {service.work.label}
+                      <span className="sr-only">{service.work.labelEnd}</span>
+                    </Link>
+                  ) : null}
                 </div>
               ) : null}
             </li>

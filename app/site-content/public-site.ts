@@ -1,4 +1,4 @@
-import { homePage, seasonNotice } from "~/wording/home";
+import { seasonNotice, serviceCard } from "~/wording/home";
 import type { PublicPhotos } from "~/wording/photo-types";
 import { slugOf, yearsToken } from "~/site-content/fields";
 import { orderWindow } from "~/site-content/order-window";
@@ -15,7 +15,7 @@ export interface PublicService {
   /** "Typical lead time: 8–12 weeks", or null. */
   leadTime: string | null;
   /** The service's Work page and how many builds it shows ("See 4 builds"); null until there are Work pages. */
-  work: { path: string; builds: number } | null;
+  work: { path: string; builds: number; label: string; labelEnd: string } | null;
 }
 
 /**
@@ -63,10 +63,18 @@ function publicService(service: SiteContent["services"][number], content: SiteCo
     name: service.name,
     detail: service.detail,
     startingPrice:
-      service.startingPrice === null ? null : homePage.startingPrice(formatPrice(service.startingPrice, currency)),
+      service.startingPrice === null ? null : serviceCard.startingPrice(formatPrice(service.startingPrice, currency)),
     minPrice: service.startingPrice,
-    leadTime: service.leadTime ? homePage.leadTime(service.leadTime) : null,
-    work: builds > 0 ? { path: `/work/${slugOf(service.name)}`, builds } : null,
+    leadTime: service.leadTime ? serviceCard.leadTime(service.leadTime) : null,
+    work:
+      builds > 0
+        ? {
+            path: `/work/${slugOf(service.name)}`,
+            builds,
+            label: serviceCard.seeBuilds(builds),
+            labelEnd: serviceCard.seeBuildsOf(service.name),
+          }
+        : null,
   };
 }
 

@@ -19,10 +19,16 @@ export const homePage = {
   heading: (businessName: string) => `Welcome to ${businessName}`,
   servicesHeading: "What we build",
   orderLink: "Order now",
-  /** A service card's price ("From $4,500", the amount formatted on the server) and lead time (the owner's words). */
+} as const;
+
+/**
+ * A service card's terms, put together on the server (app/site-content/public-site.ts), so the page's script carries
+ * the finished words rather than these: the price ("From $4,500"), the lead time (the owner's words), and the link to
+ * the service's builds, whose service name follows for a screen reader.
+ */
+export const serviceCard = {
   startingPrice: (amount: string) => `From ${amount}`,
   leadTime: (time: string) => `Typical lead time: ${time}`,
-  /** A service card's link to its builds; the service's name follows for a screen reader. */
   seeBuilds: (count: number) => `See ${count} ${count === 1 ? "build" : "builds"}`,
   seeBuildsOf: (service: string) => ` of ${service}`,
 } as const;

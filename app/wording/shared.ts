@@ -75,11 +75,18 @@ export const errorPage = {
   message: "An unexpected error stopped this page from loading. Please try again in a moment.",
 } as const;
 
-/** A post refused before its page could handle it (app/http/admit.server.ts); the page shows the reason spelled out. */
-export const refusals = {
+/** The page of a post refused before its page could handle it: the reason (`refusals`) comes from the server. */
+export const refusalPage = {
   title: (businessName: string) => `Not sent | ${businessName}`,
   heading: "That could not be sent",
   back: "Back to the page",
+} as const;
+
+/**
+ * Why a post was refused before its page could handle it (app/http/admit.server.ts), spelled out on `refusalPage`.
+ * Only the server reads these: the browser gets the one sentence in the answer, not all of them in every page's script.
+ */
+export const refusals = {
   crossSite:
     "Refused: this form was sent from another site, not from this site's own pages. Open the page on this site and " +
     "send it again from there.",

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { errorPage, refusals } from "../../app/wording";
+import { errorPage, refusalPage, refusals } from "../../app/wording";
 import { defaultBodyCap } from "../../app/http/body-cap";
 import { inboxCopy } from "../../app/wording/inbox";
 import { expect, test } from "./fixtures";
@@ -68,7 +68,7 @@ test("a login post another site started is refused on a page with a plain messag
   const response = await answer;
   expect(response.status()).toBe(403);
   expect(new URL(response.url()).pathname).toBe(jsEnabled ? "/inbox/login.data" : "/inbox/login");
-  await expect(page.getByRole("heading", { level: 1, name: refusals.heading })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: refusalPage.heading })).toBeVisible();
   await expect(page.getByRole("alert")).toHaveText(refusals.crossSite);
   await expect(page.getByText(errorPage.heading)).toHaveCount(0);
   // Not logged in: the inbox still sends to the login.

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { inboxCopy } from "../../app/wording/inbox";
-import { homePage, previewBanner, seasonNotice } from "../../app/wording";
+import { previewBanner, seasonNotice, serviceCard } from "../../app/wording";
 import { siteEditorCopy } from "../../app/wording/site-editor";
 import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, waitForHydration } from "./fixtures";
@@ -309,9 +309,9 @@ test("a service's starting price and lead time and the currency: refused when ba
   await press(page, words.buttons.publish);
   await expect(page.getByRole("status")).toContainText("visitors see it now");
   const home = await publicHome(server);
-  const shownPrice = homePage.startingPrice(`${symbol}${price.toLocaleString("en-US")}`);
+  const shownPrice = serviceCard.startingPrice(`${symbol}${price.toLocaleString("en-US")}`);
   expect(home).toContain(shownPrice);
-  expect(home).toContain(homePage.leadTime(leadTime));
+  expect(home).toContain(serviceCard.leadTime(leadTime));
   expect(home).toContain(
     `"priceSpecification":{"@type":"PriceSpecification","minPrice":${price},"priceCurrency":"${currency}"}`,
   );
@@ -320,5 +320,5 @@ test("a service's starting price and lead time and the currency: refused when ba
   await page.goto(`${server.url}/`);
   const card = page.locator("[data-services] > li").nth(1);
   await expect(card.locator("[data-service-price]")).toHaveText(shownPrice);
-  await expect(card.locator("[data-service-lead-time]")).toHaveText(homePage.leadTime(leadTime));
+  await expect(card.locator("[data-service-lead-time]")).toHaveText(serviceCard.leadTime(leadTime));
 });
