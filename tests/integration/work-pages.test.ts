@@ -180,8 +180,17 @@ describe("the Work pages", () => {
         RenditionEntry,
         RenditionEntry,
       ];
+      // Every photo and the poster: the instance's poll takes each rendition as it becomes ready, so a page with the
+      // poster may still be one without the photo encoded last.
       await waitFor(
-        async () => (await getPage(site.url, "/work/crypt-reaper")).html.includes(playerSize(posterPhoto.webp).src),
+        async () => {
+          const { html } = await getPage(site.url, "/work/crypt-reaper");
+          const shown = [playerSize(posterPhoto.webp).src, rigPhoto.jpeg[0]!.src, reaperPhoto.jpeg[0]!.src];
+          return (
+            shown.every((src) => html.includes(src)) &&
+            (await getPage(site.url, "/work")).html.includes(wallPhoto.jpeg[0]!.src)
+          );
+        },
         "the project page with its photos and its clip's poster",
         10_000,
       );
