@@ -1,4 +1,6 @@
-// Lighthouse (mobile) on the Work pages at their size: `npm run bench:work [-- --skip-build] [--runs N]`.
+// Lighthouse (mobile) on the Work pages at their size: `npm run bench:work [-- --skip-build] [--runs N] [--data DIR]`.
+// `--data DIR` keeps the inbox in DIR and, when DIR already holds a published portfolio, measures it again without
+// building it anew (to compare a change to the pages on the same photos and clips).
 // Starts the built site on a SQLite inbox in a temp dir, logs in as an operator and builds the portfolio through the
 // owner's own pages: 24 projects with a cover photo each, one of them with 12 photos and 3 phone clips (made by ffmpeg,
 // 1080p, 6 s); waits until the background encoders have made every photo and clip ready; publishes the draft
@@ -11,6 +13,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import sharp from "sharp";
 import { lighthousePage } from "./lib/lighthouse.mjs";
+import { saveLighthouseReport } from "./phases/lighthouse.mjs";
 import { killAllChildren, machineLoad, sleep, stopChild } from "./lib/proc.mjs";
 import { resultsDir, root, startSite } from "./lib/servers.mjs";
 
@@ -72,8 +75,11 @@ function clip(seed) {
 }
 
 const password = "a coffin full of moonlit bats";
-const data = mkdtempSync(join(tmpdir(), "haunt-bench-work-"));
+const dataAt = process.argv.indexOf("--data");
+const data = dataAt > 0 ? process.argv[dataAt + 1] : mkdtempSync(join(tmpdir(), "haunt-bench-work-"));
+mkdirSync(data, { recursive: true });
 const databaseFile = join(data, "inbox.db");
+const reused = existsSync(databaseFile);
 const env = { API_HOST: "", DATABASE_URL: `file:${databaseFile}`, INBOX_FILE: join(data, "v1.jsonl") };
 const cli = (args, input) => {
   const done = spawnSync(process.execPath, ["build/server/cli.js", ...args], {
@@ -85,7 +91,7 @@ const cli = (args, input) => {
   if (done.status !== 0) throw new Error(`inbox ${args.join(" ")} failed: ${done.stderr}`);
   return done.stdout;
 };
-cli(["operator", "add", "owner@bench.example"], `${password}\n`);
+if (!reused) cli(["operator", "add", "owner@bench.example"], `${password}\n`);
 const site = await startSite({ label: "work", env: { ...env, INBOX_REQUIRE_2FA: "off" } });
 const origin = site.origin;
 const query = (sql) => {
@@ -97,7 +103,8 @@ const query = (sql) => {
   }
 };
 
-try {
+/** Builds the portfolio through the owner's pages, waits for the encoders and publishes; the seconds encoding took. */
+async function buildPortfolio() {
   const login = await fetch(`${origin}/inbox/login`, {
     method: "POST",
     redirect: "manual",
@@ -165,7 +172,13 @@ try {
     JSON.stringify({ format: "haunt-site-content", formatVersion: 1, content: JSON.parse(draft.content) }),
   );
   cli(["site", "import", exportFile]);
-  const slug = JSON.parse(draft.content).projects[0].slug;
+  return encodeSeconds;
+}
+
+try {
+  const encodeSeconds = reused ? null : await buildPortfolio();
+  const [published] = query("SELECT content FROM site_versions ORDER BY number DESC LIMIT 1");
+  const slug = JSON.parse(published.content).projects[0].slug;
   for (let tries = 0; tries < 30; tries++) {
     if ((await fetch(`${origin}/work/${slug}`)).status === 200) break;
     await sleep(500);
@@ -174,8 +187,15 @@ try {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   const pages = ["/work", `/work/${slug}`];
   const results = {};
+  // A page is rendered once and then served from the page cache (as on a running site): the first render's cold
+  // start (modules loaded, code not yet optimised) is not what a visitor meets, so each page is asked for first.
+  for (const path of pages) for (let n = 0; n < 3; n++) await (await fetch(`${origin}${path}`)).text();
   for (const path of pages) {
-    const result = await lighthousePage(`${origin}${path}`, { runs, chromePath });
+    const result = await lighthousePage(`${origin}${path}`, {
+      runs,
+      chromePath,
+      saveReport: (p, lhr) => saveLighthouseReport("work", p, lhr),
+    });
     results[path] = result;
     log(
       `${path}: ${JSON.stringify(result.scores)}, LCP ${Math.round(result.metrics.lcp)} ms, ` +

@@ -19,12 +19,12 @@ function usePreviewPath(): (path: string) => string {
 }
 
 /**
- * The cards' photo widths: three columns from lg in the 6xl column (px-6, gap-6), two from sm, one below. The first
- * row (three cards at most) loads at once, the first card first; the rest as they near the screen.
+ * The cards' photo widths: three columns from lg in the 6xl column (px-6, gap-6), two from sm, one below. Only the
+ * first card's photo (the page's largest paint on a phone) loads at once and first: on a slow connection the others
+ * would share its bandwidth. The rest load as they near the screen (at once when already on it, as on a desktop).
  */
 const cardSizes =
   "(min-width: 1152px) 352px, (min-width: 992px) calc((100vw - 96px) / 3), (min-width: 576px) calc((100vw - 72px) / 2), calc(100vw - 32px)";
-const firstRow = 3;
 
 function WorkCard({ card, index }: { card: WorkCardView; index: number }) {
   const path = usePreviewPath();
@@ -35,7 +35,7 @@ function WorkCard({ card, index }: { card: WorkCardView; index: number }) {
           <ResponsivePhoto
             photo={card.cover}
             sizes={cardSizes}
-            lazy={index >= firstRow}
+            lazy={index > 0}
             priority={index === 0 ? "high" : "auto"}
             className="aspect-[4/3] transition-[filter] duration-300 group-hover:brightness-110"
           />

@@ -58,8 +58,15 @@ export const videoSettings = {
   maxFps: 60,
 } as const;
 
-/** The lowest CPU priority, so a clip's encoding never slows the pages; nice execs ffmpeg, so the PID is ffmpeg's. */
-const nice = existsSync("/usr/bin/nice") ? ["/usr/bin/nice", "-n", "19"] : [];
+/**
+ * What runs ffmpeg: at the lowest CPU priority, so a clip's encoding never slows the pages, and with a parent-death
+ * signal, so a server killed with -9 takes its ffmpeg along (else it would encode on, orphaned, up to its time cap,
+ * while another instance takes the clip over). Both exec, so the PID is ffmpeg's. util-linux is essential in Debian.
+ */
+const launcher = [
+  ...(existsSync("/usr/bin/setpriv") ? ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--"] : []),
+  ...(existsSync("/usr/bin/nice") ? ["/usr/bin/nice", "-n", "19"] : []),
+];
 
 /** How much of ffmpeg's error output is kept: its first lines (the error's cause) and its last 8 KB. */
 const stderrHeadChars = 2048;
@@ -178,7 +185,7 @@ interface Run {
 /** Runs ffmpeg to its end; kills it (SIGKILL) at the deadline or on abort, and settles only once it has exited. */
 function runFfmpeg(args: string[], run: Run): Promise<void> {
   return new Promise((resolve, reject) => {
-    const [command, ...rest] = [...nice, "ffmpeg", ...args] as [string, ...string[]];
+    const [command, ...rest] = [...launcher, "ffmpeg", ...args] as [string, ...string[]];
     const child = spawn(command, rest, { stdio: ["ignore", "pipe", "pipe"] });
     let stopped: Error | undefined;
     let failedToStart: Error | undefined;
@@ -220,8 +227,9 @@ function runFfmpeg(args: string[], run: Run): Promise<void> {
       if (stopped) return reject(stopped);
       if (failedToStart) return reject(new Error(`ffmpeg could not start: ${failedToStart.message}`));
       if (code === 0) return resolve();
-      // nice's own exit code when the command is missing.
-      if (code === 127 && nice.length > 0) return reject(new Error("ffmpeg is not installed (Debian package ffmpeg)"));
+      // The launcher's own exit code when the command is missing.
+      if (code === 127 && launcher.length > 0)
+        return reject(new Error("ffmpeg is not installed (Debian package ffmpeg)"));
       if (signal) return reject(new Error(`ffmpeg was killed by ${signal} (out of memory?)`));
       const cause = firstLine(head, run.inputPath).replace(/ @ 0x[0-9a-f]+\]/, "]");
       // The server's faults, not the clip's: worth another try later.

@@ -86,12 +86,12 @@ async function runOnce(url, { chromePath, timeoutMs, extraHeaders }) {
 }
 
 /** One page's runs (e.g. a logged-in page: `extraHeaders: { Cookie }`), summarised as lighthouseSides does. */
-export async function lighthousePage(url, { runs = 1, chromePath, timeoutMs = 90_000, extraHeaders } = {}) {
+export async function lighthousePage(url, { runs = 1, chromePath, timeoutMs = 90_000, extraHeaders, saveReport } = {}) {
   const all = [];
   for (let i = 0; i < runs; i++) {
     all.push(await runOnce(url, { chromePath, timeoutMs, extraHeaders }).catch((error) => ({ error: error.message })));
   }
-  return aggregate(new URL(url).pathname, all);
+  return aggregate(new URL(url).pathname, all, saveReport);
 }
 
 /** Medians, LCP element and flagged audits of one page's runs. */

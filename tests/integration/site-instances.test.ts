@@ -1,8 +1,14 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fromContent, formFields, serviceField } from "~/site-content/form";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
+import { openInboxStore } from "~/store/store.server";
+import { phoneClip } from "../support/fixture-clips";
 import { runInbox } from "../support/inbox-command";
 import { cameraJpeg } from "../support/fixture-photos.mjs";
 import { sendAs } from "../support/site-http";
@@ -13,7 +19,8 @@ import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/sit
 /**
  * The site's content on several instances of the built server sharing one PostgreSQL database (ADR 0030): each keeps
  * `/` in its page cache, a publish reaches every instance's next requests within 2 s (their poll), with a new ETag,
- * JSON-LD and meta description; while the database does not answer, the last published content is served.
+ * JSON-LD and meta description; while the database does not answer, the last published content is served, and a
+ * clip from an instance's own file cache (one not yet cached waits for the database: 503 with Retry-After).
  */
 
 let postgres: TestPostgres;
@@ -275,6 +282,62 @@ describe.skipIf(!postgresAvailable)("an uploaded photo with two instances on one
         expect([metadata.exif, metadata.xmp, metadata.iptc], src).toEqual([undefined, undefined, undefined]);
         expect(await exifr.parse(bytes, { gps: true, xmp: true }).catch(() => undefined), src).toBeUndefined();
       }
+    },
+  );
+
+  it(
+    "while the database is down, a clip an instance has in its file cache is served (ranges too) and one it lacks is a 503 with Retry-After; once back, it is served",
+    { timeout: 60_000 },
+    async () => {
+      const databaseUrl = await postgres.createDatabase();
+      // A clip as the encoder leaves it: stored through the store's own steps (its encoding is video-encoding's test).
+      const dir = mkdtempSync(join(tmpdir(), "haunt-media-outage-"));
+      const clipPath = await phoneClip(dir, { seconds: 1 });
+      const bytes = readFileSync(clipPath);
+      const name = `${createHash("sha256").update(bytes).digest("hex").slice(0, 24)}.mp4`;
+      const store = await openInboxStore({ kind: "postgres", url: databaseUrl }, { timeoutMs: 10_000 });
+      try {
+        const id = randomBytes(12).toString("hex");
+        const video = { id, fileName: "IMG_0420.MOV", contentType: "video/quicktime", uploadedBy: "ann@example.com" };
+        expect(await store.saveVideoUpload({ ...video, durationMs: 1_000, width: 1280, height: 720 }, clipPath)).toBe(
+          true,
+        );
+        const claim = (await store.claimVideo(60_000))!;
+        const outcome = { clipPath, clipName: name, width: 1280, height: 720, durationMs: 1_000, posterUpload: null };
+        expect(await store.finishVideo(claim, outcome)).toBe(true);
+      } finally {
+        await store.close();
+      }
+      // Each with a file cache of its own (as instances on their own machines have).
+      const [warm, cold] = await Promise.all(
+        ["warm", "cold"].map((which) =>
+          startSite({ API_HOST: "", DATABASE_URL: databaseUrl, MEDIA_CACHE_DIR: join(dir, which) }),
+        ),
+      );
+      sites.push(warm!, cold!);
+      expect((await fetch(`${warm!.url}/media/${name}`)).status).toBe(200);
+
+      postgres.stopServer();
+      try {
+        const whole = await fetch(`${warm!.url}/media/${name}`);
+        expect(whole.status).toBe(200);
+        expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+        const part = await fetch(`${warm!.url}/media/${name}`, { headers: { Range: "bytes=0-99" } });
+        expect(part.status).toBe(206);
+        expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
+        const missing = await fetch(`${cold!.url}/media/${name}`);
+        expect(missing.status).toBe(503);
+        expect(missing.headers.get("retry-after")).toBe("5");
+        expect(missing.headers.get("cache-control")).toBe("no-store");
+        expect((await fetch(`${cold!.url}/healthz`)).status).toBe(200);
+      } finally {
+        postgres.startServer();
+      }
+      await waitFor(
+        async () => (await fetch(`${cold!.url}/media/${name}`)).status === 200,
+        "the clip served once the database is back",
+        30_000,
+      );
     },
   );
 });

@@ -277,4 +277,52 @@ describe("the owner's Work page", () => {
     const poster = await store.getUpload(video!.clip!.posterUpload!);
     expect(poster?.contentType).toBe("image/png");
   }, 120_000);
+
+  it("marks a clip that cannot be decoded failed with the reason in words, and encodes it again on Retry", async () => {
+    // The index whole (so the upload's check reads it), the middle third of the pictures overwritten: decoding fails.
+    const bytes = await readFile(await phoneClip(temp.dir(), { seconds: 2, name: "IMG_0666.MOV" }));
+    const [mdat, moov] = [bytes.indexOf("mdat"), bytes.lastIndexOf("moov")];
+    expect(moov).toBeGreaterThan(mdat);
+    const third = Math.floor((moov - mdat) / 3);
+    for (let at = mdat + third; at < mdat + 2 * third; at++) bytes[at] = (at * 7919) % 251;
+    const uploaded = await upload(projectPath, "video", { bytes, name: "IMG_0666.MOV" });
+    expect(uploaded.status).toBe(303);
+    const { content } = await draftContent(store);
+    const clips = content.projects[0]!.videos;
+    const index = clips.length - 1;
+    const id = clips[index]!.video;
+    const failedHtml = async () => {
+      const html = await page(projectPath);
+      return html.split('data-clip-state="').filter((part) => part.startsWith("failed")).length === 1 ? html : null;
+    };
+    await waitFor(async () => (await failedHtml()) !== null, "the damaged clip failed", 60_000);
+    expect(await failedHtml()).toContain("This clip is damaged (part of it cannot be read)");
+    const failures = () =>
+      site
+        .output()
+        .split("\n")
+        .filter((line) => line.includes(`video: ${id}: failed`)).length;
+    expect(failures()).toBe(1);
+
+    const html = await page(projectPath);
+    expect(html).toContain(`value="video-retry:${index}"`);
+    const retried = await send(projectPath, {
+      method: "POST",
+      body: { revision: revisionIn(html), video: id, intent: `video-retry:${index}` },
+    });
+    expect(retried.status).toBe(303);
+    const [entry] = await store.listActivity({ limit: 1 });
+    expect(entry).toMatchObject({ action: "work: clip encoding retried", detail: "Reaper with pneumatic lunge" });
+    // Encoded again from the start (the same damage, so the same reason): a second attempt, not the first one's answer.
+    await waitFor(() => failures() === 2, "the clip encoded again", 60_000);
+    expect((await store.getVideo(id))!).toMatchObject({ state: "failed", attempts: 1 });
+    // A clip that is not failed has no Retry, and a Retry posted for it changes nothing.
+    const ready = clips[0]!.video;
+    const again = await send(projectPath, {
+      method: "POST",
+      body: { revision: revisionIn(await page(projectPath)), video: ready, intent: "video-retry:0" },
+    });
+    expect(again.status).toBe(303);
+    expect((await store.getVideo(ready))!.state).toBe("ready");
+  }, 120_000);
 });

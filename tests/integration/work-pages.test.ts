@@ -211,8 +211,9 @@ describe("the Work pages", () => {
       expect(attribute(imgOf(covers[0]!), "srcSet")).toBe(srcsetOf(reaperPhoto.jpeg));
       expect(attribute(imgOf(covers[0]!), "fetchpriority")).toBe("high");
       expect(attribute(imgOf(covers[1]!), "srcSet")).toBe(srcsetOf(wallPhoto.jpeg));
-      // The first row loads at once.
-      expect(covers.map((picture) => attribute(imgOf(picture), "loading"))).toEqual(["eager", "eager"]);
+      // The first card's photo loads at once and first; the rest as they near the screen (at once when on it).
+      expect(covers.map((picture) => attribute(imgOf(picture), "loading"))).toEqual(["eager", "lazy"]);
+      expect(attribute(imgOf(covers[1]!), "fetchpriority")).toBe("auto");
       expect(unescape(attribute(imgOf(covers[0]!), "alt")!)).toBe("The reaper mid-lunge, arms raised");
       expect(list.html).toContain('href="/work/crypt-reaper"');
       expect(meta(list.html, "og:url")).toBe(`${origin}/work`);
