@@ -9,6 +9,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
@@ -41,8 +42,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 /** The footer's details when the root's data is missing (its loader failed and the error page shows). */
 const fallbackBusiness = { name: brand.name, email: null, phone: null, region: null, links: [], currency: "USD" };
 
+/**
+ * A route whose `handle` says `{ hydrate: false }` is sent without the app's scripts (ADR 0042): its document is the
+ * whole page, as it is with JavaScript off. Reached by a link from a page that has them, it renders in the running app.
+ */
+const hydrated = (matches: ReturnType<typeof useMatches>) =>
+  !matches.some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
+  const scripts = hydrated(useMatches());
   return (
     <html lang="en" className="bg-night-900">
       <head>
@@ -81,8 +90,12 @@ export function Layout({ children }: { children: ReactNode }) {
           business={data?.business ?? fallbackBusiness}
           hasWork={data?.hasWork ?? false}
         />
-        <ScrollRestoration />
-        <Scripts />
+        {scripts ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
         {/* Renders nothing in production; reloads the page on rebuilds under `npm run dev`. */}
         <LiveReload />
       </body>

@@ -7,6 +7,9 @@ import { workSlugPage } from "~/site-content/work-pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
 
+/** Sent without scripts (ADR 0042): photos, words, links and the browser's own video controls need none. */
+export const handle = { hydrate: false };
+
 /**
  * One address for two kinds of page (the schema keeps a project's slug off every service's): a service's projects
  * (/work/{service}), or one project; a project's former address answers 301, anything else the site's 404.

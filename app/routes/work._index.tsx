@@ -7,6 +7,9 @@ import { workIndexPage } from "~/site-content/work-pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
 
+/** Sent without scripts (ADR 0042): photos, words, links and the browser's own video controls need none. */
+export const handle = { hydrate: false };
+
 /** The published projects as cards, featured first, with a filter link per service; the 404 while there are none. */
 export const loader = ({ request, context }: LoaderFunctionArgs) => workIndexPage(request, context);
 

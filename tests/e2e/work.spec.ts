@@ -216,7 +216,13 @@ for (const [name, width] of [
     const { url } = serverFor(jsEnabled);
     const suffix = `${width}-${testInfo.project.name}`;
     await page.setViewportSize({ width, height: 900 });
-    await open(`${url}/work`);
+    // Reached from a page that has the scripts, the running app renders /work; opened directly (below), it is plain
+    // HTML without them (ADR 0042).
+    if (jsEnabled) {
+      await open(`${url}/`);
+      await page.getByRole("contentinfo").getByRole("link", { name: workLink.label }).click();
+      await expect(page).toHaveURL(`${url}/work`);
+    } else await open(`${url}/work`);
 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(workPage.heading);
     await expect(cards(page)).toHaveCount(3);
@@ -282,5 +288,12 @@ for (const [name, width] of [
     await loadedImages(page);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: `${shots}/project-${suffix}.png`, fullPage: true });
+
+    // Opened directly: no script of the app's, and its links are ordinary page loads.
+    await page.goto(`${url}/work/crypt-reaper`);
+    expect(await page.locator("script:not([type='application/ld+json'])").count()).toBe(0);
+    await page.getByRole("link", { name: projectPage.backLink }).click();
+    await expect(page).toHaveURL(`${url}/work`);
+    await expect(cards(page)).toHaveCount(3);
   });
 }

@@ -142,6 +142,9 @@ async function readyClip(poster: string): Promise<{ id: string; name: string }> 
   return { id, name };
 }
 
+/** Any of the app's scripts in a document: a script element that is not JSON-LD, or a module preload. */
+const appScripts = /<script(?![^>]*application\/ld\+json)[\s>]|modulepreload/;
+
 describe("the Work pages", () => {
   it(
     "no Work pages before a project; then /work, a service's page, a project's page, 301, 404, sitemap, navigation",
@@ -218,6 +221,10 @@ describe("the Work pages", () => {
       expect(list.html).toContain('href="/work/crypt-reaper"');
       expect(meta(list.html, "og:url")).toBe(`${origin}/work`);
       expect((await getPage(site.url, "/work")).fromCache, "kept in the page cache").toBe(true);
+      // Sent without the app's scripts (ADR 0042): no module, no preload, no inline bootstrap (JSON-LD is data, not
+      // a script); Home keeps them.
+      expect(list.html).not.toMatch(appScripts);
+      expect((await getPage(site.url, "/")).html).toMatch(appScripts);
 
       // A service's address: its projects only, canonical at its own address; a service without one is the 404.
       const scenicList = await getPage(site.url, "/work/scenic-design-and-building");
@@ -249,6 +256,7 @@ describe("the Work pages", () => {
         "high",
       ]);
       expect(attribute(imgOf(photos[1]!), "loading")).toBe("lazy");
+      expect(page.html).not.toMatch(appScripts);
       const video = /<video\b[^>]*>/.exec(page.html)![0];
       expect(video).toContain(" controls");
       expect(video).toMatch(/ playsinline/i);
