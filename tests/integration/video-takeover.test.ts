@@ -75,14 +75,14 @@ describe("a server killed while it encodes a clip", () => {
     { timeout: 60_000 },
     async () => {
       const id = randomBytes(12).toString("hex");
-      // 8 s of 720p: seconds of encoding; the kill comes as soon as its ffmpeg is seen running.
-      const path = await phoneClip(temp.dir(), { seconds: 8 });
+      // 4 s of 720p: seconds of encoding; the kill comes as soon as its ffmpeg is seen running.
+      const path = await phoneClip(temp.dir(), { seconds: 4 });
       const saved = await store.saveVideoUpload(
         {
           id,
           fileName: "IMG_0420.MOV",
           contentType: "video/quicktime",
-          durationMs: 8_000,
+          durationMs: 4_000,
           width: 1280,
           height: 720,
           uploadedBy: "ann@example.com",
@@ -107,6 +107,8 @@ describe("a server killed while it encodes a clip", () => {
       const left = (await store.getVideo(id))!;
       expect(left).toMatchObject({ state: "pending", clip: null, attempts: 1 });
 
+      // Started once the lease has run out, so its first look claims the clip (rather than its next, 5 s later).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
       const second = await site();
       let done: VideoUpload | null = null;
       await waitFor(
