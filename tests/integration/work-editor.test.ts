@@ -302,7 +302,8 @@ describe("the owner's Work page", () => {
         .output()
         .split("\n")
         .filter((line) => line.includes(`video: ${id}: failed`)).length;
-    expect(failures()).toBe(1);
+    // The encoder logs the failure just before it stores it; the line may reach the pipe a moment after the page.
+    await waitFor(() => failures() === 1, "the failure's log line", 10_000);
 
     const html = await page(projectPath);
     expect(html).toContain(`value="video-retry:${index}"`);
@@ -314,7 +315,12 @@ describe("the owner's Work page", () => {
     const [entry] = await store.listActivity({ limit: 1 });
     expect(entry).toMatchObject({ action: "work: clip encoding retried", detail: "Reaper with pneumatic lunge" });
     // Encoded again from the start (the same damage, so the same reason): a second attempt, not the first one's answer.
-    await waitFor(() => failures() === 2, "the clip encoded again", 60_000);
+    // The second failure's line comes before its row is stored: wait for both.
+    await waitFor(
+      async () => failures() === 2 && (await store.getVideo(id))?.state === "failed",
+      "the clip encoded again and failed again",
+      60_000,
+    );
     expect((await store.getVideo(id))!).toMatchObject({ state: "failed", attempts: 1 });
     // A clip that is not failed has no Retry, and a Retry posted for it changes nothing.
     const ready = clips[0]!.video;
