@@ -2,6 +2,7 @@
 // Usage: node bench/inbox-lighthouse.mjs BASE_URL EMAIL   (the password on stdin; the server's PUBLIC_URL = BASE_URL)
 import { text } from "node:stream/consumers";
 import { lighthousePage } from "./lib/lighthouse.mjs";
+import { ownerLogin } from "./lib/servers.mjs";
 
 const [base, email] = process.argv.slice(2);
 if (!base || !email) {
@@ -9,14 +10,7 @@ if (!base || !email) {
   process.exit(2);
 }
 const password = (await text(process.stdin)).split(/\r?\n/)[0];
-const login = await fetch(`${base}/inbox/login`, {
-  method: "POST",
-  headers: { Origin: new URL(base).origin, "Content-Type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ email, password, next: "/inbox" }),
-  redirect: "manual",
-});
-const cookie = login.headers.get("set-cookie")?.split(";")[0];
-if (login.status !== 302 || !cookie) throw new Error(`login failed: ${login.status}`);
+const cookie = await ownerLogin(base, { email, password });
 
 const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 for (const [path, extraHeaders] of [

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { largeCameraJpeg } from "../tests/support/fixture-photos.mjs";
 import { killAllChildren, machineLoad, memory, sleep, stopChild } from "./lib/proc.mjs";
-import { resultsDir, root, startSite } from "./lib/servers.mjs";
+import { ownerLogin, resultsDir, root, startSite } from "./lib/servers.mjs";
 
 const skipBuild = process.argv.includes("--skip-build");
 const hardLimit = setTimeout(() => {
@@ -103,14 +103,7 @@ async function scenario(name, files) {
   const site = await startSite({ label: `uploads-${name.replace(/\W+/g, "-")}`, env });
   const origin = site.origin;
   try {
-    const login = await fetch(`${origin}/inbox/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email: "owner@bench.example", password, next: "/inbox/site/photos" }),
-    });
-    const cookie = login.headers.get("set-cookie")?.split(";")[0];
-    if (login.status !== 302 || !cookie) throw new Error(`login failed: ${login.status}`);
+    const cookie = await ownerLogin(origin, { email: "owner@bench.example", password, next: "/inbox/site/photos" });
     await (await fetch(`${origin}/`)).arrayBuffer();
     const idle = memory(site.pid);
 

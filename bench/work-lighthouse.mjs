@@ -15,7 +15,7 @@ import sharp from "sharp";
 import { lighthousePage } from "./lib/lighthouse.mjs";
 import { saveLighthouseReport } from "./phases/lighthouse.mjs";
 import { killAllChildren, machineLoad, sleep, stopChild } from "./lib/proc.mjs";
-import { resultsDir, root, startSite } from "./lib/servers.mjs";
+import { ownerLogin, resultsDir, root, startSite } from "./lib/servers.mjs";
 
 const skipBuild = process.argv.includes("--skip-build");
 const runsAt = process.argv.indexOf("--runs");
@@ -105,14 +105,7 @@ const query = (sql) => {
 
 /** Builds the portfolio through the owner's pages, waits for the encoders and publishes; the seconds encoding took. */
 async function buildPortfolio() {
-  const login = await fetch(`${origin}/inbox/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: "owner@bench.example", password, next: "/inbox/work" }),
-  });
-  const cookie = login.headers.get("set-cookie")?.split(";")[0];
-  if (login.status !== 302 || !cookie) throw new Error(`login failed: ${login.status}`);
+  const cookie = await ownerLogin(origin, { email: "owner@bench.example", password, next: "/inbox/work" });
   const post = (path, body, contentType) =>
     fetch(`${origin}${path}`, {
       method: "POST",

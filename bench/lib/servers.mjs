@@ -210,3 +210,19 @@ export async function prepareRef(ref, cleanups) {
   await build(dir, join(resultsDir, "build-compare.log"));
   return { dir, sha };
 }
+
+/**
+ * Logs in to the owner area as a browser without JavaScript does (the site's own form post); resolves with the
+ * session cookie ("name=value"). Throws when the login is not answered with its redirect.
+ */
+export async function ownerLogin(origin, { email, password, next = "/inbox" }) {
+  const login = await fetch(`${origin}/inbox/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: new URL(origin).origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password, next }),
+  });
+  const cookie = login.headers.get("set-cookie")?.split(";")[0];
+  if (login.status !== 302 || !cookie) throw new Error(`login failed: ${login.status}`);
+  return cookie;
+}

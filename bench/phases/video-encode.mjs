@@ -13,7 +13,7 @@ import { loadPhase } from "../lib/load.mjs";
 import { machineLoad, memory, sleep, stopChild } from "../lib/proc.mjs";
 import { log } from "../lib/progress.mjs";
 import { ratio } from "../lib/report.mjs";
-import { browserHeaders, resultsDir, root, startSite } from "../lib/servers.mjs";
+import { browserHeaders, ownerLogin, resultsDir, root, startSite } from "../lib/servers.mjs";
 import { getPhase } from "./get.mjs";
 
 const MiB = 1024 * 1024;
@@ -171,14 +171,7 @@ function watchEncode(sitePid, databaseFile) {
 }
 
 async function loginAndAddProject(origin) {
-  const login = await fetch(`${origin}/inbox/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password, next: "/inbox/work" }),
-  });
-  const cookie = login.headers.get("set-cookie")?.split(";")[0];
-  if (login.status !== 302 || !cookie) throw new Error(`login failed: ${login.status}`);
+  const cookie = await ownerLogin(origin, { email, password, next: "/inbox/work" });
   const headers = { Origin: origin, Cookie: cookie };
   const work = await (await fetch(`${origin}/inbox/work`, { headers })).text();
   const revision = /name="revision" value="(\d+)"/.exec(work)?.[1];
