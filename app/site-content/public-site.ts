@@ -14,8 +14,8 @@ export interface PublicService {
   minPrice: number | null;
   /** "Typical lead time: 8–12 weeks", or null. */
   leadTime: string | null;
-  /** The service's Work page and how many builds it shows ("See 4 builds"); null until there are Work pages. */
-  work: { path: string; builds: number; label: string; labelEnd: string } | null;
+  /** The link to the service's Work page ("See 4 builds", then " of {service}" for a screen reader); null without one. */
+  work: { path: string; label: string; labelEnd: string } | null;
 }
 
 /**
@@ -70,7 +70,6 @@ function publicService(service: SiteContent["services"][number], content: SiteCo
       builds > 0
         ? {
             path: `/work/${slugOf(service.name)}`,
-            builds,
             label: serviceCard.seeBuilds(builds),
             labelEnd: serviceCard.seeBuildsOf(service.name),
           }
