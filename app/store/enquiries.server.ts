@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { emailKey, enquiryFrom, notificationFrom } from "~/store/rows.server";
+import { commissionFrom, emailKey, enquiryFrom, notificationFrom } from "~/store/rows.server";
 import { transaction, type Params, type Row, type SqlClient } from "~/store/sql.server";
 import { advisoryLock, insertNotification, lockEnquiry, restartDelivery, siteKey } from "~/store/statements.server";
 import type { EnquiryStore, Folder, InboxQuery } from "~/store/enquiries.types";
@@ -49,6 +49,7 @@ export function enquiryOperations(db: SqlClient): EnquiryStore {
     return rows.map((row) => ({
       ...enquiryFrom(row),
       notifications: notifications.filter((n) => String(n.enquiry_id) === String(row.id)).map(notificationFrom),
+      commission: commissionFrom(row),
     }));
   };
 

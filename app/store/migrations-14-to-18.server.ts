@@ -1,7 +1,8 @@
 import type { Migration } from "~/store/sql.server";
 
 /**
- * The schema's versions 14 to 18: the owner's video clips. New versions go at the end of this list.
+ * The schema's versions 14 to 18: the owner's video clips, the project an enquiry was sent about, the commission
+ * pipeline. New versions go at the end of this list.
  */
 export const migrations14To18: readonly Migration[] = [
   {
@@ -60,6 +61,116 @@ export const migrations14To18: readonly Migration[] = [
       "ALTER TABLE enquiries ADD COLUMN about_project_id TEXT",
       "ALTER TABLE enquiries ADD COLUMN about_slug TEXT",
       "ALTER TABLE enquiries ADD COLUMN about_title TEXT",
+    ],
+  },
+  {
+    // The commission pipeline (docs/inbox.md, ADR 0043): an enquiry carried from New to Delivered beside its status.
+    // - enquiries: its stage (NULL reads as 'new'), what the stage carries (amounts in the currency's minor unit,
+    //   dates as YYYY-MM-DD), the service it is about, `revision` (bumped by every change the owner saves, so the later
+    //   of two changes made from the same page is refused), and the times that say who is waiting: the customer's
+    //   newest message (NULL: the enquiry itself), the owner's newest answer, the first reply (the figures' median).
+    // - enquiry_events: the enquiry's timeline (stage changes, notes, replies, the customer's answers, progress
+    //   updates, reminders), gone with the enquiry.
+    // - outgoing_mail: e-mail the owner sends a customer (replies, "New photos of your build"), stored before it is
+    //   sent and sent by a lease like the notifications, with the threading headers fixed when it is stored.
+    // - reminders: "Remind me" on a day, due at REMINDER_HOUR in SITE_TIMEZONE, sent once under a lease.
+    // - build_pages: the customer's private page, looked up by the token's hash; the token itself kept (sealed with
+    //   SECRETS_KEY when set) so the owner can send the link again. build_updates: the owner's progress updates.
+    // - figures_kept: the numbers of an erased or purged enquiry (never its words), so a season's figures stay whole.
+    version: 16,
+    statements: [
+      "ALTER TABLE enquiries ADD COLUMN stage TEXT",
+      "ALTER TABLE enquiries ADD COLUMN stage_at BIGINT",
+      "ALTER TABLE enquiries ADD COLUMN lost_reason TEXT",
+      "ALTER TABLE enquiries ADD COLUMN quote_amount BIGINT",
+      "ALTER TABLE enquiries ADD COLUMN quote_valid_until TEXT",
+      "ALTER TABLE enquiries ADD COLUMN deposit_amount BIGINT",
+      "ALTER TABLE enquiries ADD COLUMN needed_by TEXT",
+      "ALTER TABLE enquiries ADD COLUMN service TEXT",
+      "ALTER TABLE enquiries ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+      "ALTER TABLE enquiries ADD COLUMN customer_at BIGINT",
+      "ALTER TABLE enquiries ADD COLUMN answered_at BIGINT",
+      "ALTER TABLE enquiries ADD COLUMN first_reply_at BIGINT",
+      "ALTER TABLE enquiries ADD COLUMN delivered_at BIGINT",
+      `CREATE TABLE enquiry_events (
+        id TEXT PRIMARY KEY,
+        enquiry_id TEXT NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,
+        at BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        body TEXT,
+        detail TEXT
+      )`,
+      "CREATE INDEX enquiry_events_by_enquiry ON enquiry_events (enquiry_id, at)",
+      `CREATE TABLE outgoing_mail (
+        id TEXT PRIMARY KEY,
+        enquiry_id TEXT NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,
+        event_id TEXT,
+        kind TEXT NOT NULL,
+        to_address TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        in_reply_to TEXT,
+        refs TEXT,
+        created_at BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        window_start BIGINT NOT NULL,
+        next_attempt_at BIGINT NOT NULL,
+        claim_token TEXT,
+        claim_until BIGINT,
+        last_error TEXT,
+        sent_at BIGINT
+      )`,
+      "CREATE INDEX outgoing_mail_due ON outgoing_mail (state, next_attempt_at)",
+      "CREATE INDEX outgoing_mail_by_enquiry ON outgoing_mail (enquiry_id, created_at)",
+      `CREATE TABLE reminders (
+        id TEXT PRIMARY KEY,
+        enquiry_id TEXT NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,
+        due_on TEXT NOT NULL,
+        due_at BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        created_by TEXT NOT NULL,
+        done_at BIGINT,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        claim_token TEXT,
+        claim_until BIGINT,
+        last_error TEXT,
+        sent_at BIGINT
+      )`,
+      "CREATE INDEX reminders_due ON reminders (state, next_attempt_at)",
+      "CREATE INDEX reminders_by_enquiry ON reminders (enquiry_id, due_at)",
+      `CREATE TABLE build_pages (
+        enquiry_id TEXT PRIMARY KEY REFERENCES enquiries (id) ON DELETE CASCADE,
+        token_hash TEXT NOT NULL UNIQUE,
+        token_sealed TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        created_by TEXT NOT NULL,
+        revoked_at BIGINT
+      )`,
+      `CREATE TABLE build_updates (
+        id TEXT PRIMARY KEY,
+        enquiry_id TEXT NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,
+        at BIGINT NOT NULL,
+        author TEXT NOT NULL,
+        body TEXT NOT NULL,
+        photos TEXT NOT NULL,
+        emailed INTEGER NOT NULL DEFAULT 0
+      )`,
+      "CREATE INDEX build_updates_by_enquiry ON build_updates (enquiry_id, at)",
+      `CREATE TABLE figures_kept (
+        id TEXT PRIMARY KEY,
+        received_at BIGINT NOT NULL,
+        spam INTEGER NOT NULL,
+        stage TEXT,
+        lost_reason TEXT,
+        quote_amount BIGINT,
+        first_reply_at BIGINT,
+        service TEXT
+      )`,
     ],
   },
 ];

@@ -1,3 +1,5 @@
+import type { Commission } from "~/store/pipeline.types";
+
 /**
  * The rows several parts of the store share: an enquiry as stored and listed, its notifications' channels and states,
  * the spam filter's verdicts.
@@ -70,7 +72,8 @@ export interface NotificationSummary {
   sentAt: Date | null;
 }
 
-/** An enquiry with its notifications, as the inbox lists it. */
+/** An enquiry with its notifications and where it is in the pipeline, as the inbox lists it. */
 export interface ListedEnquiry extends StoredEnquiry {
   notifications: NotificationSummary[];
+  commission: Commission;
 }

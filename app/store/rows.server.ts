@@ -9,6 +9,7 @@ import type {
   StoredEnquiry,
 } from "~/store/records";
 import type { Row } from "~/store/sql.server";
+import { lostReasons, stages, type Commission, type LostReason, type Stage } from "~/store/pipeline.types";
 
 /**
  * Rows to typed objects, and the one value the store derives from an address. Times are stored as milliseconds since
@@ -74,3 +75,25 @@ export const activityFrom = (row: Row): ActivityEntry => ({
   enquiryId: textOrNull(row.enquiry_id),
   detail: textOrNull(row.detail),
 });
+
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/** An enquiry row's commission columns (schema v16); a row from before them reads as New, waiting since it arrived. */
+export function commissionFrom(row: Row): Commission {
+  const stage = stages.includes(row.stage as Stage) ? (row.stage as Stage) : "new";
+  return {
+    stage,
+    stageAt: timeOrNull(row.stage_at),
+    lostReason: lostReasons.includes(row.lost_reason as LostReason) ? (row.lost_reason as LostReason) : null,
+    quoteAmount: numberOrNull(row.quote_amount),
+    quoteValidUntil: textOrNull(row.quote_valid_until),
+    depositAmount: numberOrNull(row.deposit_amount),
+    neededBy: textOrNull(row.needed_by),
+    service: textOrNull(row.service),
+    revision: Number(row.revision ?? 0),
+    customerAt: time(row.customer_at ?? row.received_at),
+    answeredAt: timeOrNull(row.answered_at),
+    firstReplyAt: timeOrNull(row.first_reply_at),
+    deliveredAt: timeOrNull(row.delivered_at),
+  };
+}
