@@ -9,7 +9,16 @@ import type {
   StoredEnquiry,
 } from "~/store/records";
 import type { Row } from "~/store/sql.server";
-import { lostReasons, stages, type Commission, type LostReason, type Stage } from "~/store/pipeline.types";
+import {
+  eventKinds,
+  lostReasons,
+  stages,
+  type Commission,
+  type EnquiryEvent,
+  type EventKind,
+  type LostReason,
+  type Stage,
+} from "~/store/pipeline.types";
 
 /**
  * Rows to typed objects, and the one value the store derives from an address. Times are stored as milliseconds since
@@ -97,3 +106,13 @@ export function commissionFrom(row: Row): Commission {
     deliveredAt: timeOrNull(row.delivered_at),
   };
 }
+
+export const eventFrom = (row: Row): EnquiryEvent => ({
+  id: String(row.id),
+  enquiryId: String(row.enquiry_id),
+  at: time(row.at),
+  kind: eventKinds.includes(row.kind as EventKind) ? (row.kind as EventKind) : "note",
+  actor: String(row.actor),
+  body: textOrNull(row.body),
+  detail: row.detail ? (JSON.parse(String(row.detail)) as Record<string, unknown>) : null,
+});

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { transaction, type Params, type SqlClient, type Statement } from "~/store/sql.server";
 import type { Channel } from "~/store/records";
+import type { EventKind } from "~/store/pipeline.types";
 
 /** The SQL more than one of the store's modules runs, each written once. */
 
@@ -74,3 +75,26 @@ export async function erasedAddressHash(db: SqlClient): Promise<(addressKey: str
   const key = await siteKey(db, erasedKeyName);
   return (addressKey) => createHmac("sha256", key).update(addressKey).digest("hex");
 }
+
+/**
+ * A line of the enquiry's timeline (enquiry_events, schema v16); nothing when there is no such enquiry. `detail` is
+ * stored as JSON. Every part that adds to the timeline (stages, notes, replies, reminders, the build page) uses this.
+ */
+export const insertEvent = (
+  enquiryId: string,
+  event: { at: number; kind: EventKind; actor: string; body?: string | null; detail?: Record<string, unknown> | null },
+  id: string = randomUUID(),
+): Statement => ({
+  sql: `INSERT INTO enquiry_events (id, enquiry_id, at, kind, actor, body, detail)
+        SELECT CAST(? AS TEXT), id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)
+        FROM enquiries WHERE id = ?`,
+  params: [
+    id,
+    event.at,
+    event.kind,
+    event.actor,
+    event.body ?? null,
+    event.detail ? JSON.stringify(event.detail) : null,
+    enquiryId,
+  ],
+});
