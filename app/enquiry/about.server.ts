@@ -16,6 +16,8 @@ export interface Project {
   slug: string;
   formerSlugs: readonly string[];
   title: string;
+  /** The site's service the project belongs to: an enquiry about it starts the pipeline with it. */
+  service?: string | null;
 }
 
 /** A slug as the site content's schema makes them; anything else in ?about= is ignored without a look-up. */

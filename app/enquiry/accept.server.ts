@@ -126,7 +126,8 @@ async function accept(
   const refusal = await services.admit(clientAddress);
   if (refusal) return { kind: "rate-limited", refusal, values };
 
-  if (embedded) return (await store(enquiry, about, services, spam)) ?? { kind: "not-stored", values };
+  if (embedded)
+    return (await store(enquiry, about, asked?.service ?? null, services, spam)) ?? { kind: "not-stored", values };
   const forwarded = await postEnquiry(
     withAboutLine(enquiry, about, services.config.publicUrl),
     services.config.apiHost!,
@@ -166,6 +167,7 @@ interface FormSignals {
 async function store(
   { name, email, message }: Enquiry,
   about: EnquiryAbout | null,
+  service: string | null,
   services: SiteServices,
   form: FormSignals | undefined,
 ): Promise<Acceptance | undefined> {
@@ -179,7 +181,7 @@ async function store(
       judgement = judgeEnquiry(signals, await inbox.spamCounts(spamFeatures(signals)));
     }
     const saved = await inbox.save(
-      { name, email, message, about },
+      { name, email, message, about, service },
       services.channels(),
       new Date(),
       judgement,

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { channelName, stateName } from "~/owner/delivery";
 import { errorInWords, timeAgo } from "~/owner/format";
 import { absoluteTime } from "~/text/time";
@@ -15,6 +15,12 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { type Channel, channels, type SpamVerdictName } from "~/store/records";
 import { projectAddress, projectForId } from "~/enquiry/about.server";
+import { NoteForm, StageForm } from "~/components/inbox/PipelineForms";
+import { Timeline } from "~/components/inbox/Timeline";
+import { addNoteForm, saveStageForm, type PipelineRefusal } from "~/owner/pipeline-actions.server";
+import { formatAmount } from "~/owner/money";
+import { isWaiting } from "~/store/pipeline.types";
+import { pipelineCopy } from "~/wording/pipeline";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -38,10 +44,14 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
   const asked = enquiry.about;
   const current = asked ? projectForId(context.site.content.projects, asked.projectId) : undefined;
   const about = asked ? { title: asked.title, href: projectAddress(null, current?.slug ?? asked.slug) } : null;
+  const site = context.site.content;
   return data(
     shownToOwner({
       operator: operator.email,
       enquiry,
+      timeline: await store.timeline(id),
+      currency: site.business.currency,
+      services: site.services.map((service) => service.name),
       about,
       resendable,
       now: new Date(),
@@ -66,6 +76,8 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
   const log = (action: string, detail: string | null = null) =>
     store.logActivity({ actor: operator.email, action, enquiryId: id, detail });
   const back = (done: string) => redirect(`/inbox/${encodeURIComponent(id)}?done=${done}`, { headers: privateHeaders });
+  if (intent === "stage") return saveStageForm(id, form, { store, actor: operator.email, site: context.site.content });
+  if (intent === "note") return addNoteForm(id, form, { store, actor: operator.email });
 
   if (intent === "open") {
     await store.markRead(id, operator.email);
@@ -135,10 +147,21 @@ function SpamVerdict({
 
 export default function InboxEnquiry() {
   const businessName = businessNameOf(useRootData());
-  const { operator, enquiry, about, resendable, now, done } = useLoaderData<typeof loader>();
-  const receivedAt = new Date(enquiry.receivedAt);
+  const { operator, enquiry, timeline, currency, services, about, resendable, now, done } =
+    useLoaderData<typeof loader>();
+  const refused = useActionData<PipelineRefusal>();
   const handled = enquiry.status === "handled";
   const spam = enquiry.status === "spam";
+  const receivedAt = new Date(enquiry.receivedAt);
+  const commission = {
+    ...enquiry.commission,
+    stageAt: enquiry.commission.stageAt ? new Date(enquiry.commission.stageAt) : null,
+    customerAt: new Date(enquiry.commission.customerAt),
+    answeredAt: enquiry.commission.answeredAt ? new Date(enquiry.commission.answeredAt) : null,
+    firstReplyAt: enquiry.commission.firstReplyAt ? new Date(enquiry.commission.firstReplyAt) : null,
+    deliveredAt: enquiry.commission.deliveredAt ? new Date(enquiry.commission.deliveredAt) : null,
+  };
+  const waiting = !spam && isWaiting(commission);
   return (
     <InboxShell operator={operator}>
       <p>
@@ -157,7 +180,19 @@ export default function InboxEnquiry() {
             <time dateTime={receivedAt.toISOString()}>{absoluteTime(receivedAt)}</time> ·{" "}
             {timeAgo(receivedAt, new Date(now))} · {inboxCopy.enquiry.status}{" "}
             <span className="font-medium text-bone-100">{enquiry.status}</span>
+            {spam ? null : (
+              <>
+                {` · ${pipelineCopy.stageLine} `}
+                <span className="font-medium text-bone-100">{pipelineCopy.stages[commission.stage]}</span>
+                {commission.quoteAmount === null ? null : ` · ${formatAmount(commission.quoteAmount, currency)}`}
+              </>
+            )}
           </p>
+          {waiting ? (
+            <p className="mt-2 inline-block rounded-md border border-ember-400 px-2 py-0.5 text-sm font-semibold text-ember-300">
+              {pipelineCopy.waitingBadge}
+            </p>
+          ) : null}
           {about ? (
             <p className="mt-1 text-bone-100">
               {inboxCopy.enquiry.about}{" "}
@@ -196,6 +231,21 @@ export default function InboxEnquiry() {
           </Form>
         </div>
       </article>
+      {spam ? null : (
+        <StageForm
+          commission={commission}
+          currency={currency}
+          services={services}
+          refusal={refused?.form === "stage" ? refused : null}
+        />
+      )}
+      <Timeline
+        receivedAt={receivedAt}
+        events={timeline.map((event) => ({ ...event, at: new Date(event.at) }))}
+        currency={currency}
+      >
+        <NoteForm refusal={refused?.form === "note" ? refused : null} />
+      </Timeline>
       <section aria-labelledby="delivery" className="mt-8">
         <h2 id="delivery" className="font-display text-2xl font-bold text-bone-50">
           {inboxCopy.enquiry.delivery}

@@ -15,6 +15,8 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { staleSeasonYear } from "~/site-content/editor.server";
 import { folders } from "~/store/enquiries.types";
+import { isWaiting } from "~/store/pipeline.types";
+import { pipelineCopy } from "~/wording/pipeline";
 
 export const meta: MetaFunction = () => [{ title: inboxCopy.title }, { name: "robots", content: "noindex, nofollow" }];
 export const headers = inboxHeaders;
@@ -27,9 +29,10 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
   const url = new URL(request.url);
   const place = readPlace(url);
   const query = { folder: place.folder, search: place.search };
-  const [{ items, hasMore }, counts] = await Promise.all([
+  const [{ items, hasMore }, counts, waiting] = await Promise.all([
     store.inboxPage(query, { limit: pageSize, offset: (place.page - 1) * pageSize }),
     store.folderCounts(place.search),
+    store.waiting(),
   ]);
   const erased = Number.parseInt(url.searchParams.get("erased") ?? "", 10);
   const now = new Date();
@@ -40,6 +43,11 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
       counts,
       hasMore,
       now,
+      // Who is waiting for an answer, on the first page only (the owner's morning glance).
+      waiting:
+        place.page === 1 && waiting.count > 0 && waiting.oldestSince
+          ? pipelineCopy.waiting(waiting.count, now.getTime() - waiting.oldestSince.getTime())
+          : null,
       staleSeason: staleSeasonYear(context),
       // A backup that failed or is too old: the owner is the one most likely to see it (server/backups.ts).
       backup: backupNotice(context.services.backupStatus?.(), now),
@@ -57,6 +65,8 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
             .find((line) => line.trim() !== "")
             ?.slice(0, 160) ?? "",
         status: item.status,
+        stage: item.status === "spam" ? null : pipelineCopy.stages[item.commission.stage],
+        waiting: item.status !== "spam" && isWaiting(item.commission),
         possibleSpam: item.spamVerdict === "possible" && item.status !== "spam" && item.spamDecision === null,
         notifications: item.notifications.map(({ channel, state }) => ({ channel, state })),
       })),
@@ -66,12 +76,20 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
 }
 
 export default function InboxList() {
-  const { operator, place, counts, hasMore, now, items, erased, stillInV1File, staleSeason, backup } =
+  const { operator, place, counts, hasMore, now, waiting, items, erased, stillInV1File, staleSeason, backup } =
     useLoaderData<typeof loader>();
   return (
     <InboxShell operator={operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.title}</h1>
       <p className="mt-1 text-bone-300">{inboxCopy.list.counts(counts, place.search !== "")}</p>
+      {waiting ? (
+        <p className="mt-3 rounded-md border border-ember-400 bg-night-800 px-4 py-3 text-bone-50" data-waiting="">
+          {waiting}{" "}
+          <Link to="/inbox/pipeline" className={linkClass}>
+            {pipelineCopy.waitingLink}
+          </Link>
+        </p>
+      ) : null}
       <div className="mt-4">
         <StaleSeason year={staleSeason} />
         {backup ? (
@@ -161,6 +179,11 @@ export default function InboxList() {
                 <p className="break-all text-sm text-bone-300">{item.email}</p>
                 <p className="mt-1 truncate text-bone-100">{item.firstLine}</p>
                 <p className="mt-1 text-sm text-bone-300">
+                  {item.stage ? `${pipelineCopy.stageLine} ${item.stage}` : null}
+                  {item.waiting ? (
+                    <span className="ml-2 font-semibold text-ember-300">{pipelineCopy.pipeline.waiting}</span>
+                  ) : null}
+                  {item.stage ? " · " : null}
                   <DeliverySummary notifications={item.notifications} />
                 </p>
               </article>

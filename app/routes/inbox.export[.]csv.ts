@@ -26,7 +26,7 @@ export function action({ context }: ActionFunctionArgs) {
   });
 }
 
-async function exportCsv({ request }: LoaderFunctionArgs, session: OperatorSession) {
+async function exportCsv({ request, context }: LoaderFunctionArgs, session: OperatorSession) {
   const { operator, store } = session;
   const place = readPlace(new URL(request.url));
   // Every enquiry in one file: an operator with a second factor proves it again when the last one is over 10 minutes
@@ -41,7 +41,7 @@ async function exportCsv({ request }: LoaderFunctionArgs, session: OperatorSessi
     detail: `folder ${place.folder}${place.search ? ", with a search" : ""}`,
   });
   const encoder = new TextEncoder();
-  const lines = enquiryCsv(rows, "owner");
+  const lines = enquiryCsv(rows, "owner", context.site.content.business.currency);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode("\uFEFF"));

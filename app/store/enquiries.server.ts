@@ -86,10 +86,10 @@ export function enquiryOperations(db: SqlClient): EnquiryStore {
         ...advisoryLock(db, `${key}\n${enquiry.message}`),
         {
           sql: `INSERT INTO enquiries (id, received_at, name, email, email_key, message, source, status, spam_reasons,
-                  spam_verdict, spam_score, about_project_id, about_slug, about_title)
+                  spam_verdict, spam_score, about_project_id, about_slug, about_title, service)
                 SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'form',
                   CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT),
-                  CAST(? AS TEXT), CAST(? AS TEXT)
+                  CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)
                 WHERE NOT EXISTS (SELECT 1 FROM enquiries WHERE email_key = ? AND message = ? AND received_at > ?)`,
           params: [
             id,
@@ -105,6 +105,7 @@ export function enquiryOperations(db: SqlClient): EnquiryStore {
             enquiry.about?.projectId ?? null,
             enquiry.about?.slug ?? null,
             enquiry.about?.title ?? null,
+            enquiry.service ?? null,
             key,
             enquiry.message,
             since,
@@ -184,7 +185,14 @@ export function enquiryOperations(db: SqlClient): EnquiryStore {
                 FROM enquiries WHERE id = ?`,
           params: [randomUUID(), now.getTime(), actor, status, id],
         },
-        { sql: "UPDATE enquiries SET status = ? WHERE id = ?", params: [status, id] },
+        // "Mark handled" is the owner's answer: the enquiry stops waiting (and, the first time, the figures' first reply).
+        {
+          sql: `UPDATE enquiries SET status = ?,
+                  answered_at = CASE WHEN ? = 'handled' THEN CAST(? AS BIGINT) ELSE answered_at END,
+                  first_reply_at = CASE WHEN ? = 'handled' THEN COALESCE(first_reply_at, CAST(? AS BIGINT)) ELSE first_reply_at END
+                WHERE id = ?`,
+          params: [status, status, now.getTime(), status, now.getTime(), id],
+        },
       ]);
       return before.length === 0 ? null : (String(before[0]!.status) as EnquiryStatus);
     },

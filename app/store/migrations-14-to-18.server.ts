@@ -92,6 +92,8 @@ export const migrations14To18: readonly Migration[] = [
       "ALTER TABLE enquiries ADD COLUMN answered_at BIGINT",
       "ALTER TABLE enquiries ADD COLUMN first_reply_at BIGINT",
       "ALTER TABLE enquiries ADD COLUMN delivered_at BIGINT",
+      // Enquiries marked handled before the pipeline were answered (from elsewhere): none of them is waiting.
+      "UPDATE enquiries SET answered_at = received_at WHERE status = 'handled'",
       `CREATE TABLE enquiry_events (
         id TEXT PRIMARY KEY,
         enquiry_id TEXT NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,

@@ -61,3 +61,65 @@ export interface EnquiryEvent {
   /** What the kind records besides (a stage change's from/to and amounts, a reply's mail id), as JSON. */
   detail: Record<string, unknown> | null;
 }
+
+/** What the owner's "Save stage" sets: the stage and everything it carries (null clears a field). */
+export interface StageChange {
+  stage: Stage;
+  lostReason: LostReason | null;
+  quoteAmount: number | null;
+  quoteValidUntil: string | null;
+  depositAmount: number | null;
+  neededBy: string | null;
+  service: string | null;
+}
+
+/**
+ * A change saved (`saved`), refused because the enquiry changed since the form was loaded (`stale`: the other change
+ * stays, the caller shows it beside what was typed), or no such enquiry (`missing`).
+ */
+export type StageSaved = { outcome: "saved"; changed: boolean } | { outcome: "stale" } | { outcome: "missing" };
+
+/** Who is waiting for an answer: how many, and since when the one waiting longest. */
+export interface WaitingSummary {
+  count: number;
+  oldestSince: Date | null;
+}
+
+/** An open enquiry as the pipeline page lists it. */
+export interface PipelineItem {
+  id: string;
+  name: string;
+  receivedAt: Date;
+  stage: Stage;
+  waiting: boolean;
+  /** The customer's newest message (when waiting: since when). */
+  customerAt: Date;
+  quoteAmount: number | null;
+  neededBy: string | null;
+  service: string | null;
+}
+
+/** One stage of the pipeline page: how many are in it, their quoted total, and the enquiries (waiting first, oldest first). */
+export interface PipelineStage {
+  stage: Stage;
+  count: number;
+  quotedTotal: number;
+  items: PipelineItem[];
+}
+
+/** The pipeline's part of the store (app/store/pipeline.server.ts). */
+export interface PipelineStore {
+  /**
+   * Sets the stage and what it carries when the enquiry is still at `revision` (the form's), bumping it, with a timeline
+   * line and an activity entry, in one transaction. Leaving New counts as the owner's first answer (figures); Replied
+   * set by hand is an answer (the owner wrote from elsewhere).
+   */
+  saveStage(id: string, change: StageChange, revision: number, actor: string, now?: Date): Promise<StageSaved>;
+  /** A private note in the timeline (its text never in the activity log). False: no such enquiry. */
+  addNote(id: string, text: string, actor: string, now?: Date): Promise<boolean>;
+  /** The enquiry's timeline, oldest first. */
+  timeline(id: string): Promise<EnquiryEvent[]>;
+  waiting(): Promise<WaitingSummary>;
+  /** The open stages with their enquiries (at most `perStage` each; `count` is all of them). */
+  pipeline(perStage: number): Promise<PipelineStage[]>;
+}

@@ -26,6 +26,8 @@ export interface NewEnquiry {
   message: string;
   /** Absent (or null) for an enquiry about no project in particular. */
   about?: EnquiryAbout | null;
+  /** The site's service it starts with in the pipeline (the project's, when it was sent about one). */
+  service?: string | null;
 }
 
 /** new: not opened yet; read: opened in the inbox; handled: answered; spam: held aside by the spam filter. */

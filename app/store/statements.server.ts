@@ -78,16 +78,17 @@ export async function erasedAddressHash(db: SqlClient): Promise<(addressKey: str
 
 /**
  * A line of the enquiry's timeline (enquiry_events, schema v16); nothing when there is no such enquiry. `detail` is
- * stored as JSON. Every part that adds to the timeline (stages, notes, replies, reminders, the build page) uses this.
+ * stored as JSON; `onlyIf` (SQL on the enquiry's row) adds a condition. Every part that adds to the timeline (stages, notes, replies, reminders, the build page) uses this.
  */
 export const insertEvent = (
   enquiryId: string,
   event: { at: number; kind: EventKind; actor: string; body?: string | null; detail?: Record<string, unknown> | null },
   id: string = randomUUID(),
+  onlyIf?: { sql: string; params: Params },
 ): Statement => ({
   sql: `INSERT INTO enquiry_events (id, enquiry_id, at, kind, actor, body, detail)
         SELECT CAST(? AS TEXT), id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)
-        FROM enquiries WHERE id = ?`,
+        FROM enquiries WHERE id = ?${onlyIf ? ` AND ${onlyIf.sql}` : ""}`,
   params: [
     id,
     event.at,
@@ -96,5 +97,6 @@ export const insertEvent = (
     event.body ?? null,
     event.detail ? JSON.stringify(event.detail) : null,
     enquiryId,
+    ...(onlyIf?.params ?? []),
   ],
 });

@@ -16,6 +16,9 @@ import { isSecretsCommand, runSecretsCommand, secretsUsage } from "./secrets";
 import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
 import { isSiteCommand, runSiteCommand, siteUsage } from "./site-transfer";
 import { projectAddress } from "~/enquiry/about.server";
+import { plainAmount } from "~/owner/money";
+import { contentFromJson, defaultSiteContent } from "~/site-content/schema.server";
+import type { SiteStore } from "~/store/site-versions.types";
 
 /**
  * `npm run inbox`: the operator's view of the embedded inbox, through the same store and DATABASE_URL as the server.
@@ -138,7 +141,7 @@ export async function runInboxCommand(argv: readonly string[], io: CommandIo): P
       io.stdout.write(`${describePurge(await purgeOld(store, config.retention))}\n`);
     } else {
       const format = values.json ? json : values.csv ? csv : text;
-      await format(store.list({ since }), io.stdout, config.publicUrl);
+      await format(store.list({ since }), io.stdout, config.publicUrl, await publishedCurrency(store));
     }
     return 0;
   } catch (error) {
@@ -187,8 +190,22 @@ async function text(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Pro
 /** JSON escapes C0 itself; the other unsafe characters are written as \u escapes, so the data stays exact. */
 const safeJson = (value: unknown) => escapedUnsafe(JSON.stringify(value, null, 2));
 
-/** `siteUrl`: PUBLIC_URL, for the page of the project an enquiry was sent about (its `about.url`). */
-async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable, siteUrl: string): Promise<void> {
+/** The business's currency as published (the amounts' unit); the default site's when nothing is published. */
+async function publishedCurrency(store: SiteStore): Promise<string> {
+  const published = await store.publishedSite();
+  return (published ? contentFromJson(published.content) : defaultSiteContent).business.currency;
+}
+
+/**
+ * `siteUrl`: PUBLIC_URL, for the page of the project an enquiry was sent about (its `about.url`). The pipeline's
+ * fields are flat beside the enquiry's, amounts as numbers in `currency` (ADR 0043).
+ */
+async function json(
+  enquiries: AsyncIterable<ListedEnquiry>,
+  out: Writable,
+  siteUrl: string,
+  currency: string,
+): Promise<void> {
   let first = true;
   await write(out, "[");
   for await (const enquiry of enquiries) {
@@ -203,13 +220,30 @@ async function json(enquiries: AsyncIterable<ListedEnquiry>, out: Writable, site
     const about = enquiry.about
       ? { about: { ...enquiry.about, url: projectAddress(siteUrl, enquiry.about.slug) } }
       : {};
-    const item = { ...enquiry, ...about, receivedAt: enquiry.receivedAt.toISOString(), notifications };
+    const { commission, ...stored } = enquiry;
+    const amount = (minor: number | null) => (minor === null ? null : Number(plainAmount(minor, currency)));
+    const pipeline = {
+      stage: enquiry.status === "spam" ? null : commission.stage,
+      lostReason: commission.lostReason,
+      quoteAmount: amount(commission.quoteAmount),
+      quoteValidUntil: commission.quoteValidUntil,
+      depositAmount: amount(commission.depositAmount),
+      currency,
+      neededBy: commission.neededBy,
+      service: commission.service,
+    };
+    const item = { ...stored, ...about, receivedAt: enquiry.receivedAt.toISOString(), notifications, ...pipeline };
     await write(out, `${first ? "\n" : ",\n"}${safeJson(item).replace(/^/gm, "  ")}`);
     first = false;
   }
   await write(out, first ? "]\n" : "\n]\n");
 }
 
-async function csv(enquiries: AsyncIterable<ListedEnquiry>, out: Writable): Promise<void> {
-  for await (const line of enquiryCsv(enquiries, "terminal")) await write(out, line);
+async function csv(
+  enquiries: AsyncIterable<ListedEnquiry>,
+  out: Writable,
+  _siteUrl: string,
+  currency: string,
+): Promise<void> {
+  for await (const line of enquiryCsv(enquiries, "terminal", currency)) await write(out, line);
 }

@@ -58,7 +58,11 @@ test("an operator logs in, reads, handles and exports an enquiry", async ({ page
     page.getByRole("link", { name: inboxCopy.list.download }).click(),
   ]);
   const csv = await readFile((await download.path())!, "utf8");
-  expect(csv.startsWith("\uFEFFid,receivedAt,status,name,email,message,notifications\r\n")).toBe(true);
+  expect(
+    csv.startsWith(
+      "\uFEFFid,receivedAt,status,name,email,message,notifications,stage,lostReason,quoteAmount,quoteValidUntil,depositAmount,neededBy,service\r\n",
+    ),
+  ).toBe(true);
   expect(csv).toContain(`${id},`);
   expect(csv).toContain(",handled,");
   expect(csv.split("\r\n").filter((line) => line.includes(id))).toHaveLength(1);

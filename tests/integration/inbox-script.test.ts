@@ -10,6 +10,26 @@ import { useTempDir } from "../support/temp-dir";
 
 /** What `--json` says of an enquiry stored without the spam filter's judgement (saved directly, or imported from v1). */
 const notJudged = { spamVerdict: "none", spamScore: null, spamReasons: [], spamDecision: null };
+/** A new enquiry's place in the pipeline (ADR 0043), as --json prints it. */
+const atNew = {
+  stage: "new",
+  lostReason: null,
+  quoteAmount: null,
+  quoteValidUntil: null,
+  depositAmount: null,
+  currency: "USD",
+  neededBy: null,
+  service: null,
+};
+const pipelineColumns = [
+  "stage",
+  "lostReason",
+  "quoteAmount",
+  "quoteValidUntil",
+  "depositAmount",
+  "neededBy",
+  "service",
+];
 
 /**
  * `npm run inbox` (build/server/cli.js, bundled from server/cli/) as a child process, on SQLite files in
@@ -118,7 +138,7 @@ describe("npm run inbox", () => {
     expect(text.stdout).toBe("No enquiries yet.\n");
     expect(JSON.parse((await run(["--json"], database)).stdout)).toEqual([]);
     expect(parseCsv((await run(["--csv"], database)).stdout)).toEqual([
-      ["id", "receivedAt", "name", "email", "message", "notifications"],
+      ["id", "receivedAt", "name", "email", "message", "notifications", ...pipelineColumns],
     ]);
   });
 
@@ -160,6 +180,7 @@ describe("npm run inbox", () => {
         message: "Now!",
         status: "new",
         ...notJudged,
+        ...atNew,
         notifications: [
           {
             channel: "email",
@@ -170,7 +191,7 @@ describe("npm run inbox", () => {
           },
         ],
       },
-      ...[bob, cat, ann].map((record) => ({ ...record, status: "new", ...notJudged, notifications: [] })),
+      ...[bob, cat, ann].map((record) => ({ ...record, status: "new", ...notJudged, ...atNew, notifications: [] })),
     ]);
     for (const item of items) expect(item.id).toEqual(expect.any(String));
   });
@@ -184,8 +205,21 @@ describe("npm run inbox", () => {
     expect(result.stdout).toContain(',"A fog machine, please.",');
     const rows = parseCsv(result.stdout);
     expect(rows.map((row) => row.slice(1))).toEqual([
-      ["receivedAt", "name", "email", "message", "notifications"],
-      ...[bob, cat, ann].map((e) => [e.receivedAt, e.name, e.email, e.message, "not notified"]),
+      ["receivedAt", "name", "email", "message", "notifications", ...pipelineColumns],
+      ...[bob, cat, ann].map((e) => [
+        e.receivedAt,
+        e.name,
+        e.email,
+        e.message,
+        "not notified",
+        "new",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ]),
     ]);
   });
 
@@ -356,7 +390,7 @@ describe("npm run inbox", () => {
     });
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as Record<string, unknown>[]).map(withoutId)).toEqual(
-      [bob, cat, ann].map((r) => ({ ...r, status: "new", ...notJudged, notifications: [] })),
+      [bob, cat, ann].map((r) => ({ ...r, status: "new", ...notJudged, ...atNew, notifications: [] })),
     );
   });
 });

@@ -1,6 +1,7 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { inboxCopy } from "~/wording/inbox";
+import { pipelineCopy } from "~/wording/pipeline";
 import { securityCopy } from "~/wording/security";
 import { siteEditorCopy } from "~/wording/site-editor";
 import { workEditorCopy } from "~/wording/work-editor";
@@ -32,6 +33,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox" end className={tabClass}>
                 {inboxCopy.nav.inbox}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/pipeline" className={tabClass}>
+                {pipelineCopy.nav}
               </NavLink>
             </li>
             <li>
