@@ -32,7 +32,7 @@ export const pipelineCopy = {
     `${count === 1 ? "1 customer is" : `${count} customers are`} waiting for a reply, the oldest for ${waitedFor(oldestMs)}.`,
   waitingLink: "See the pipeline",
   form: {
-    heading: "Stage",
+    heading: "Commission",
     stage: "Stage",
     lostReason: "Reason it was lost",
     lostReasonNone: "Choose a reason",
