@@ -13,8 +13,22 @@ import { log } from "~/log.server";
 const scrubAttempts = 5;
 const scrubPauseMs = 800;
 
-/** The tables that hold personal data. */
-const personalTables = ["enquiries", "notifications", "activity", "spam_training", "spam_tokens"];
+/**
+ * The tables that hold personal data. The pipeline's (schema v16) go with their enquiry (ON DELETE CASCADE) and are
+ * scrubbed with it: notes and replies quote customers, updates describe their builds.
+ */
+const personalTables = [
+  "enquiries",
+  "notifications",
+  "activity",
+  "spam_training",
+  "spam_tokens",
+  "enquiry_events",
+  "outgoing_mail",
+  "reminders",
+  "build_pages",
+  "build_updates",
+];
 
 export function deletionOperations(db: SqlClient): DeletionStore {
   /**

@@ -105,6 +105,20 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
     const opened = await send(site, `/inbox/${id}`, { method: "POST", cookie, body: { intent: "open" } });
     expect(opened.status).toBe(303); // opened from the list: marked read
     expect((await send(site, `/inbox/${id}`, { cookie })).text).toContain(person.phone);
+    // The pipeline's rows quote the customer too: a note with their number, a stage with a quote.
+    const noted = await send(site, `/inbox/${id}`, {
+      method: "POST",
+      cookie,
+      body: { intent: "note", note: `Rang ${person.name} on ${person.phone}.` },
+    });
+    expect(noted.status).toBe(303);
+    const revision = /name="revision" value="(\d+)"/.exec((await send(site, `/inbox/${id}`, { cookie })).text)![1]!;
+    const quoted = await send(site, `/inbox/${id}`, {
+      method: "POST",
+      cookie,
+      body: { intent: "stage", stage: "quoted", quoteAmount: "900", revision },
+    });
+    expect(quoted.status).toBe(303);
     const exported = await send(site, `/inbox/export.csv?folder=all&q=${encodeURIComponent(person.name)}`, { cookie });
     expect(exported.text).toContain(person.email);
     const failed = await send(site, "/inbox/login", {
