@@ -15,6 +15,8 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { type Channel, channels, type SpamVerdictName } from "~/store/records";
 import { projectAddress, projectForId } from "~/enquiry/about.server";
+import { replyPanel, sendReply } from "~/owner/replies.server";
+import { ReplyPanel } from "~/components/inbox/replies/ReplyForm";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -44,6 +46,7 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
       enquiry,
       about,
       resendable,
+      replies: await replyPanel(store, enquiry, context.services.config, context.site.content.business.name),
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
     }),
@@ -88,6 +91,8 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     }
     return back(intent);
   }
+  if (intent === "reply")
+    return sendReply(form, { enquiryId: id, actor: operator.email, store, services: context.services });
   if (intent === "resend") {
     const channel = String(form.get("channel") ?? "");
     if (!(channels as readonly string[]).includes(channel))
@@ -135,7 +140,7 @@ function SpamVerdict({
 
 export default function InboxEnquiry() {
   const businessName = businessNameOf(useRootData());
-  const { operator, enquiry, about, resendable, now, done } = useLoaderData<typeof loader>();
+  const { operator, enquiry, about, resendable, replies, now, done } = useLoaderData<typeof loader>();
   const receivedAt = new Date(enquiry.receivedAt);
   const handled = enquiry.status === "handled";
   const spam = enquiry.status === "spam";
@@ -196,6 +201,7 @@ export default function InboxEnquiry() {
           </Form>
         </div>
       </article>
+      <ReplyPanel enquiryId={enquiry.id} panel={replies} />
       <section aria-labelledby="delivery" className="mt-8">
         <h2 id="delivery" className="font-display text-2xl font-bold text-bone-50">
           {inboxCopy.enquiry.delivery}

@@ -4,6 +4,7 @@ import type { EnquiryStore } from "~/store/enquiries.types";
 import type { FactorStore } from "~/store/factors.types";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
 import type { NotificationStore } from "~/store/notifications.types";
+import type { OutgoingMailStore } from "~/store/outgoing-mail.types";
 import type { OwnerStore } from "~/store/owner.types";
 import type { PhotoStore } from "~/store/photos.types";
 import type { SiteStore } from "~/store/site-versions.types";
@@ -41,4 +42,5 @@ export interface InboxStore
     LoginAlertStore,
     SiteStore,
     PhotoStore,
-    VideoStore {}
+    VideoStore,
+    OutgoingMailStore {}

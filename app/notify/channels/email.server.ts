@@ -7,6 +7,7 @@ import { multiLine, oneLine } from "~/text/safety";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
 import { aboutLine } from "~/enquiry/about.server";
 import { DeliveryError, serviceWordsLength, type NotificationChannel } from "~/notify/channels/channel";
+import { enquiryMessageId } from "~/notify/message-ids";
 
 /**
  * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is
@@ -76,7 +77,6 @@ export function composeEmail(
   const name = oneLine(enquiry.name, 100) || "(no name)";
   const visitorAddress = enquiry.email.trim();
   const replyTo = isSingleMailbox(visitorAddress) ? { name, address: visitorAddress } : undefined;
-  const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
   const possibleSpam = enquiry.spamVerdict === "possible";
   const text = [
     notificationCopy.intro(sender.business.name),
@@ -103,7 +103,7 @@ export function composeEmail(
     date: sentAt,
     // The same id for every attempt: should a send be repeated (the process died after the server accepted it),
     // mail clients that merge by Message-ID show it once.
-    messageId: `<enquiry-${enquiry.id.replace(/[^A-Za-z0-9.-]/g, "")}@${fromDomain}>`,
+    messageId: enquiryMessageId(enquiry.id, config.from),
     headers: { "X-Enquiry-Id": enquiry.id.replace(/[^A-Za-z0-9.-]/g, "") },
     // Recipients come from the configuration alone, whatever the headers say.
     envelope: { from: config.from, to: config.to },
