@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/react";
 import type { Config } from "~/config.server";
-import { isSingleMailbox } from "~/notify/channels/email.server";
+import { isSingleMailbox } from "~/text/mailbox";
 import { privateHeaders } from "~/owner/headers";
 import type { SiteServices } from "~/site-services.server";
 import type { ReplyPanelData, ReplyRefusal } from "~/owner/replies";

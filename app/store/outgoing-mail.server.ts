@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { customerMailMessageId, enquiryMessageId } from "~/notify/message-ids";
+import { customerMailMessageId, enquiryMessageId } from "~/text/message-ids";
 import { time } from "~/store/rows.server";
 import { transaction, type Params, type Row, type SqlClient, type Step } from "~/store/sql.server";
 import { insertEvent, lockEnquiry } from "~/store/statements.server";

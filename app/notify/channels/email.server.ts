@@ -7,7 +7,8 @@ import { multiLine, oneLine } from "~/text/safety";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
 import { aboutLine } from "~/enquiry/about.server";
 import { DeliveryError, serviceWordsLength, type NotificationChannel } from "~/notify/channels/channel";
-import { enquiryMessageId } from "~/notify/message-ids";
+import { isSingleMailbox } from "~/text/mailbox";
+import { enquiryMessageId } from "~/text/message-ids";
 
 /**
  * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is
@@ -22,15 +23,8 @@ export const smtpTimeouts = {
   dnsTimeout: 5_000,
 };
 
-/**
- * One mailbox and nothing else: no display name, comment, group, list, quote, or whitespace that an address parser
- * could turn into a second address. The form's validation already demands an e-mail shape; this is the last gate.
- */
-const singleMailbox = /^[^\s@,;:<>()[\]\\"]+@[^\s@,;:<>()[\]\\"]+$/;
-
-export function isSingleMailbox(address: string): boolean {
-  return address.length <= 254 && singleMailbox.test(address);
-}
+/** Also here, beside the transport it guards (its tests import it from this module). */
+export { isSingleMailbox };
 
 /**
  * The transport's options from SMTP_URL, built by hand so nothing in the URL can change other options. `ca`: a
