@@ -14,7 +14,7 @@ const scrubAttempts = 5;
 const scrubPauseMs = 800;
 
 /** The tables that hold personal data. */
-const personalTables = ["enquiries", "notifications", "activity", "spam_training", "spam_tokens"];
+const personalTables = ["enquiries", "notifications", "activity", "spam_training", "spam_tokens", "outgoing_mail"];
 
 export function deletionOperations(db: SqlClient): DeletionStore {
   /**
