@@ -80,7 +80,9 @@ export function queueCustomerMail(mail: CustomerMail): Step<"mail"> {
   const root = enquiryMessageId(mail.enquiryId, mail.fromAddress);
   return {
     name: "mail",
-    // Of two mails in the same millisecond, the later one's References is the longer.
+    // The previous mail is the tip of the chain: the one whose References is the longest (each mail's extends its
+    // previous one's). Not the newest created_at: of two replies posted at once, the one whose clock reading came
+    // first may be stored second.
     sql: `INSERT INTO outgoing_mail (id, enquiry_id, event_id, kind, to_address, subject, body, message_id, in_reply_to,
             refs, created_at, state, attempts, window_start, next_attempt_at)
           SELECT CAST(? AS TEXT), e.id, CAST(? AS TEXT), CAST(? AS TEXT), e.email, CAST(? AS TEXT), CAST(? AS TEXT),
@@ -90,7 +92,7 @@ export function queueCustomerMail(mail: CustomerMail): Step<"mail"> {
           FROM enquiries e LEFT JOIN (
             SELECT message_id, refs FROM outgoing_mail
             WHERE enquiry_id = ? AND state IN ('pending', 'sent')
-            ORDER BY created_at DESC, LENGTH(refs) DESC LIMIT 1
+            ORDER BY LENGTH(refs) DESC, created_at DESC LIMIT 1
           ) previous ON 1 = 1
           WHERE e.id = ?
           RETURNING ${columns}`,

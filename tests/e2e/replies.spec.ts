@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { repliesCopy } from "../../app/wording/replies";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
-import { expect, seriousA11yViolations, test } from "./fixtures";
+import { expect, seriousA11yViolations, test, widths } from "./fixtures";
 import { serveDuringFile } from "./file-server";
 import { asClient, logIn, newOperator } from "./owner";
 import { e2eServers } from "./servers";
@@ -90,5 +90,9 @@ test("the owner replies from the enquiry's page; the customer gets it once, thre
     })
     .toBe("sent");
   await expect(page.getByText(repliesCopy.list.sent, { exact: false }).first()).toBeVisible();
+  // Readable on a phone: the form and the list fit 390 px without scrolling sideways.
+  await page.setViewportSize({ width: widths.phone, height: 900 });
+  const sizes = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: innerWidth }));
+  expect(sizes.scroll).toBeLessThanOrEqual(sizes.window);
   expect(sink!.messages.filter((mail) => mail.envelope.to.includes(customer))).toHaveLength(1);
 });
