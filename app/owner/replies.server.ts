@@ -1,5 +1,6 @@
 import { data, redirect } from "@remix-run/react";
 import type { Config } from "~/config.server";
+import type { BodyCap } from "~/http/body-cap";
 import { isSingleMailbox } from "~/text/mailbox";
 import { privateHeaders } from "~/owner/headers";
 import type { SiteServices } from "~/site-services.server";
@@ -13,6 +14,12 @@ import { replyLimits, repliesCopy } from "~/wording/replies";
  * stored with its threading, its timeline line and the stage in one transaction (app/store/outgoing-mail.server.ts)
  * and sent by the background sender (server/customer-mail-loop.ts), which is woken here.
  */
+
+/**
+ * The enquiry page's body cap: a reply's longest message (10,000 characters) must fit however it is written: 4 bytes
+ * of UTF-8 each, each byte 3 characters of a urlencoded form, is 120,000 bytes, past the default 64 KiB.
+ */
+export const replyBodyCap: BodyCap = { maxBytes: 128 * 1024 };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

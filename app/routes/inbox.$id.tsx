@@ -15,7 +15,7 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { type Channel, channels, type SpamVerdictName } from "~/store/records";
 import { projectAddress, projectForId } from "~/enquiry/about.server";
-import { replyPanel, sendReply } from "~/owner/replies.server";
+import { replyBodyCap, replyPanel, sendReply } from "~/owner/replies.server";
 import { ReplyPanel } from "~/components/inbox/replies/ReplyForm";
 
 export const meta: MetaFunction = () => [
@@ -23,6 +23,7 @@ export const meta: MetaFunction = () => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 export const headers = inboxHeaders;
+export const bodyCap = replyBodyCap;
 
 const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
 

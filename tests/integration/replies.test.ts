@@ -230,6 +230,13 @@ describe("replying from the inbox (SQLite)", () => {
     expect(decoded(empty.text)).toContain(repliesCopy.messageMissing);
     expect(decoded(empty.text)).toContain('value="Re: hello"');
 
+    // The longest message allowed, in 4-byte characters, fits the page's body cap: refused only for its subject.
+    const pumpkins = "🎃".repeat(10_000);
+    const longest = await reply(site, cookie, customer.id, { subject: "", message: pumpkins });
+    expect(longest.status).toBe(422);
+    expect(decoded(longest.text)).toContain(pumpkins);
+    expect(decoded(longest.text)).not.toContain(repliesCopy.messageTooLong(10_000));
+
     expect(await store.outgoingMailOf(customer.id)).toEqual([]);
     expect((await store.getEnquiry(customer.id))!.commission.stage).toBe("new");
   }, 60_000);
