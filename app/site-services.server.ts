@@ -57,6 +57,8 @@ export interface SiteServices {
   wakeOutbox(): void;
   /** Tells the new-login alerts' sender that a login just stored an alert, so it goes out now (optional: tests). */
   wakeLoginAlerts?(): void;
+  /** Tells the sender of the owner's mail to customers that a reply was just stored (optional: tests built by hand). */
+  wakeCustomerMail?(): void;
   /** Tells the background photo encoder that a photo was just uploaded or placed, so it is encoded now. */
   wakePhotoEncoder(): void;
   /** Tells the background video encoder that a clip was just uploaded or retried (optional: tests built by hand). */

@@ -6,6 +6,7 @@ import type { SiteServices } from "~/site-services.server";
 import type { InboxStore } from "~/store/store.types";
 import { backupStatus, startBackups, stopBackups } from "./backups";
 import { getConfig } from "./environment";
+import { startCustomerMail, stopCustomerMail, wakeCustomerMail } from "./customer-mail-loop";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts-loop";
 import { siteMetrics } from "./metrics";
@@ -41,6 +42,7 @@ export function createServices(): SiteServices {
     channels: inboxChannels,
     wakeOutbox,
     wakeLoginAlerts,
+    wakeCustomerMail,
     wakePhotoEncoder,
     wakeVideoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
@@ -75,6 +77,7 @@ export async function startServices(): Promise<void> {
     startOutbox(store, config.notify);
     startSpamDigest(store, config);
     startLoginAlerts(store, config);
+    startCustomerMail(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
     startVideoEncoder(store, { leaseMs: config.photoLeaseMs });
     startBackups(config);
@@ -94,6 +97,7 @@ export async function stopBackground(): Promise<void> {
     stopOutbox(),
     stopSpamDigest(),
     stopLoginAlerts(),
+    stopCustomerMail(),
     stopPhotoEncoder(),
     stopVideoEncoder(),
     stopBackups(),

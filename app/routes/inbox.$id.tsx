@@ -6,7 +6,6 @@ import { absoluteTime } from "~/text/time";
 import { buttonClass, dangerButtonClass, InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
 import { ButtonForm } from "~/components/inbox/form/ButtonForm";
 import { Notice } from "~/components/inbox/form/Notice";
-import { businessNameOf, useRootData } from "~/site-content/root-data";
 import { inboxCopy } from "~/wording/inbox";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { ownerDecides } from "~/enquiry/spam-decisions.server";
@@ -21,12 +20,15 @@ import { addNoteForm, saveStageForm, type PipelineRefusal } from "~/owner/pipeli
 import { formatAmount } from "~/owner/money";
 import { isWaiting } from "~/store/pipeline.types";
 import { pipelineCopy } from "~/wording/pipeline";
+import { replyBodyCap, replyPanel, sendReply } from "~/owner/replies.server";
+import { ReplyPanel } from "~/components/inbox/replies/ReplyForm";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
   { name: "robots", content: "noindex, nofollow" },
 ];
 export const headers = inboxHeaders;
+export const bodyCap = replyBodyCap;
 
 const notFound = () => new Response(null, { status: 404, headers: privateHeaders });
 
@@ -54,6 +56,7 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
       services: site.services.map((service) => service.name),
       about,
       resendable,
+      replies: await replyPanel(store, enquiry, context.services.config, context.site.content.business.name),
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
     }),
@@ -100,6 +103,8 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     }
     return back(intent);
   }
+  if (intent === "reply")
+    return sendReply(form, { enquiryId: id, actor: operator.email, store, services: context.services });
   if (intent === "resend") {
     const channel = String(form.get("channel") ?? "");
     if (!(channels as readonly string[]).includes(channel))
@@ -113,11 +118,6 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
 }
 
 const labels = inboxCopy.delivery.labels;
-
-function mailto(email: string, businessName: string): string {
-  const subject = encodeURIComponent(inboxCopy.enquiry.replySubject(businessName));
-  return `mailto:${encodeURIComponent(email).replace(/%40/g, "@")}?subject=${subject}`;
-}
 
 /** What the spam filter said and why, and what the owner decided: shown whenever there is anything to say. */
 function SpamVerdict({
@@ -146,8 +146,7 @@ function SpamVerdict({
 }
 
 export default function InboxEnquiry() {
-  const businessName = businessNameOf(useRootData());
-  const { operator, enquiry, timeline, currency, services, about, resendable, now, done } =
+  const { operator, enquiry, timeline, currency, services, about, resendable, replies, now, done } =
     useLoaderData<typeof loader>();
   const refused = useActionData<PipelineRefusal>();
   const handled = enquiry.status === "handled";
@@ -207,7 +206,8 @@ export default function InboxEnquiry() {
           {enquiry.message}
         </div>
         <div className="mt-5 flex flex-wrap gap-3">
-          <a href={mailto(enquiry.email, businessName)} className={buttonClass}>
+          {/* To the Reply form below (or, without e-mail set up, its mail-program link). */}
+          <a href="#reply" className={buttonClass}>
             {inboxCopy.enquiry.reply}
           </a>
           <ButtonForm fields={{ intent: handled ? "new" : "handled" }} buttonClassName={quietButtonClass}>
@@ -231,6 +231,7 @@ export default function InboxEnquiry() {
           </Form>
         </div>
       </article>
+      <ReplyPanel enquiryId={enquiry.id} panel={replies} />
       {spam ? null : (
         <StageForm
           commission={commission}

@@ -5,6 +5,7 @@ import { factorOperations } from "~/store/factors.server";
 import { loginAlertOperations } from "~/store/login-alerts.server";
 import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
+import { outgoingMailOperations } from "~/store/outgoing-mail.server";
 import { ownerOperations } from "~/store/owner.server";
 import { openPostgres, type PostgresOptions } from "~/store/postgres.server";
 import {
@@ -109,6 +110,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...photoOperations(db),
     ...videoOperations(db),
     ...pipelineOperations(db),
+    ...outgoingMailOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

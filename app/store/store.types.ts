@@ -4,6 +4,7 @@ import type { EnquiryStore } from "~/store/enquiries.types";
 import type { FactorStore } from "~/store/factors.types";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
 import type { NotificationStore } from "~/store/notifications.types";
+import type { OutgoingMailStore } from "~/store/outgoing-mail.types";
 import type { OwnerStore } from "~/store/owner.types";
 import type { PhotoStore } from "~/store/photos.types";
 import type { PipelineStore } from "~/store/pipeline.types";
@@ -43,4 +44,5 @@ export interface InboxStore
     SiteStore,
     PhotoStore,
     VideoStore,
-    PipelineStore {}
+    PipelineStore,
+    OutgoingMailStore {}

@@ -48,8 +48,7 @@ export const inboxCopy = {
   enquiry: {
     title: "Enquiry",
     back: "Back to the inbox",
-    reply: "Reply by e-mail",
-    replySubject: (businessName: string) => `Your enquiry to ${businessName}`,
+    reply: "Reply",
     delivery: "Notifications",
     noDelivery: "No notification was set up for this enquiry.",
     markHandled: "Mark handled",

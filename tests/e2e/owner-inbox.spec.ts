@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { inboxCopy } from "../../app/wording/inbox";
+import { repliesCopy } from "../../app/wording/replies";
 import { expect, seriousA11yViolations, test } from "./fixtures";
 import { asClient, cliEnquiries, logIn, newOperator, openOwnEnquiry, owner, sendEnquiry } from "./owner";
 import { e2eServers } from "./servers";
@@ -40,7 +41,12 @@ test("an operator logs in, reads, handles and exports an enquiry", async ({ page
   await expect(page.getByRole("heading", { level: 1, name: `Vlad ${token}` })).toBeVisible();
   if (jsEnabled) expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   await expect(page.getByText("Second line.")).toBeVisible();
-  const reply = page.getByRole("link", { name: inboxCopy.enquiry.reply });
+  // This server sends no mail itself: the Reply form is a link to the owner's mail program.
+  await expect(page.getByRole("link", { name: inboxCopy.enquiry.reply, exact: true })).toHaveAttribute(
+    "href",
+    "#reply",
+  );
+  const reply = page.getByRole("link", { name: repliesCopy.mailto });
   await expect(reply).toHaveAttribute("href", new RegExp(`^mailto:vlad-${token}@example\\.com\\?subject=`));
   expect(await seriousA11yViolations(page)).toEqual([]);
   const id = page.url().split("/inbox/")[1]!.split("?")[0]!;

@@ -11,7 +11,7 @@ import { join } from "node:path";
  * The block of ports the end-to-end tests use: base to base + 60. Fixed: +1 to +8 and +10 (below; +3/+4 the rate
  * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
  * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
- * sessions and the erase step-up), +31/+32 (the public Work pages', one per project), +33/+34 (the owner's Work pages');
+ * sessions and the erase step-up), +31/+32 (the public Work pages', one per project), +33/+34 (the owner's Work pages'), +35 to +38 (replying from the inbox: two servers, two SMTP servers);
  * the photo servers take +40 to +59; +60 the launcher's ready signal. Playwright starts the servers every file uses
  * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
@@ -119,6 +119,28 @@ function securityCodesServer(port: number, database: string) {
       TRUST_PROXY: "1",
       ...noRateLimits,
       ...spamFilterOff,
+    },
+  };
+}
+
+/** Replying from the inbox (tests/e2e/replies.spec.ts): e-mail set up, to the SMTP server the spec starts on smtpPort. */
+function repliesServer(port: number, smtpPort: number, database: string) {
+  return {
+    port,
+    url: url(port),
+    smtpPort,
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${database}`,
+      INBOX_FILE: `${database}.jsonl`,
+      PUBLIC_URL: url(port),
+      TRUST_PROXY: "1",
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      NOTIFY_EMAIL_TO: "owner@grimforge.example",
+      NOTIFY_EMAIL_FROM: "site@grimforge.example",
+      ...noRateLimits,
+      ...spamFilterOff,
+      ...secondFactorOff,
     },
   };
 }
@@ -236,6 +258,9 @@ export const e2eServers = {
   // The owner's Work pages: they publish too (tests/e2e/work-owner.spec.ts runs its tests in order on them).
   workOwnerJs: siteEditorServer(base + 33, workOwnerDatabases.js),
   workOwnerNoJs: siteEditorServer(base + 34, workOwnerDatabases.noJs),
+  // Replying from the inbox: one server per project (+35/+36), each with its SMTP server (+37/+38).
+  repliesJs: repliesServer(base + 35, base + 37, join(dataDir, "replies-js.db")),
+  repliesNoJs: repliesServer(base + 36, base + 38, join(dataDir, "replies-no-js.db")),
   // The Security page's one-time codes, with the second factor required (the default): one server per project.
   securityCodesJs: securityCodesServer(base + 27, securityCodesDatabases.js),
   securityCodesNoJs: securityCodesServer(base + 28, securityCodesDatabases.noJs),

@@ -7,6 +7,8 @@ import { multiLine, oneLine } from "~/text/safety";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
 import { aboutLine } from "~/enquiry/about.server";
 import { DeliveryError, serviceWordsLength, type NotificationChannel } from "~/notify/channels/channel";
+import { isSingleMailbox } from "~/text/mailbox";
+import { enquiryMessageId } from "~/text/message-ids";
 
 /**
  * E-mail over SMTP: one message per enquiry to every NOTIFY_EMAIL_TO address at once. The visitor's address is
@@ -21,15 +23,8 @@ export const smtpTimeouts = {
   dnsTimeout: 5_000,
 };
 
-/**
- * One mailbox and nothing else: no display name, comment, group, list, quote, or whitespace that an address parser
- * could turn into a second address. The form's validation already demands an e-mail shape; this is the last gate.
- */
-const singleMailbox = /^[^\s@,;:<>()[\]\\"]+@[^\s@,;:<>()[\]\\"]+$/;
-
-export function isSingleMailbox(address: string): boolean {
-  return address.length <= 254 && singleMailbox.test(address);
-}
+/** Also here, beside the transport it guards (its tests import it from this module). */
+export { isSingleMailbox };
 
 /**
  * The transport's options from SMTP_URL, built by hand so nothing in the URL can change other options. `ca`: a
@@ -76,7 +71,6 @@ export function composeEmail(
   const name = oneLine(enquiry.name, 100) || "(no name)";
   const visitorAddress = enquiry.email.trim();
   const replyTo = isSingleMailbox(visitorAddress) ? { name, address: visitorAddress } : undefined;
-  const fromDomain = config.from.slice(config.from.lastIndexOf("@") + 1);
   const possibleSpam = enquiry.spamVerdict === "possible";
   const text = [
     notificationCopy.intro(sender.business.name),
@@ -103,7 +97,7 @@ export function composeEmail(
     date: sentAt,
     // The same id for every attempt: should a send be repeated (the process died after the server accepted it),
     // mail clients that merge by Message-ID show it once.
-    messageId: `<enquiry-${enquiry.id.replace(/[^A-Za-z0-9.-]/g, "")}@${fromDomain}>`,
+    messageId: enquiryMessageId(enquiry.id, config.from),
     headers: { "X-Enquiry-Id": enquiry.id.replace(/[^A-Za-z0-9.-]/g, "") },
     // Recipients come from the configuration alone, whatever the headers say.
     envelope: { from: config.from, to: config.to },

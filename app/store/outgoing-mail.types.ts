@@ -1,0 +1,75 @@
+/**
+ * The mail the owner sends a customer (app/store/outgoing-mail.server.ts): a reply from the inbox now, "New photos of
+ * your build" later. Stored first, with its threading fixed, then sent by a background sender under a lease
+ * (server/customer-mail-loop.ts).
+ */
+
+export const customerMailKinds = ["reply", "build-update"] as const;
+export type CustomerMailKind = (typeof customerMailKinds)[number];
+
+export type OutgoingMailState = "pending" | "sent" | "failed";
+
+/** One mail to a customer, as stored. */
+export interface OutgoingMail {
+  id: string;
+  enquiryId: string;
+  /** The timeline line it belongs to (a reply's line), if any. */
+  eventId: string | null;
+  kind: CustomerMailKind;
+  /** The enquiry's address when the mail was stored. */
+  to: string;
+  subject: string;
+  /** What the owner wrote (the sender adds the signature). */
+  body: string;
+  /** `<…@…>`, the same for every attempt. */
+  messageId: string;
+  /** The previous mail of this enquiry to the customer, or the enquiry's own notification. */
+  inReplyTo: string | null;
+  /** The conversation's ids, oldest first (the enquiry's own first). */
+  references: string[];
+  createdAt: Date;
+  state: OutgoingMailState;
+  attempts: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  sentAt: Date | null;
+}
+
+/** A mail claimed by one sender: only the holder of the claim settles it. */
+export interface ClaimedOutgoingMail extends OutgoingMail {
+  /** Who wrote it (the timeline line's actor), for the Reply-To when the business has no public address. */
+  author: string | null;
+  /** Retries stop a day after this. */
+  windowStart: Date;
+  claimToken: string;
+  claimUntil: Date;
+}
+
+/** A reply from the enquiry's page. */
+export interface NewReply {
+  enquiryId: string;
+  subject: string;
+  body: string;
+  /** The operator's address. */
+  actor: string;
+  /** NOTIFY_EMAIL_FROM's address: the Message-IDs' domain. */
+  fromAddress: string;
+}
+
+export interface OutgoingMailStore {
+  /**
+   * Stores a reply in one transaction: the mail (to the enquiry's address, answering the previous mail or the
+   * enquiry), its timeline line, New → Replied, and the enquiry answered. Null when there is no such enquiry.
+   */
+  queueReply(reply: NewReply, now?: Date): Promise<OutgoingMail | null>;
+  /** An enquiry's mails to its customer, oldest first. */
+  outgoingMailOf(enquiryId: string): Promise<OutgoingMail[]>;
+  /** Claims the due mails (pending, due, unclaimed or with an expired lease), at most `limit`. */
+  claimOutgoingMail(limit: number, now?: Date): Promise<ClaimedOutgoingMail[]>;
+  markOutgoingMailSent(claim: ClaimedOutgoingMail, now?: Date): Promise<boolean>;
+  markOutgoingMailRetry(claim: ClaimedOutgoingMail, error: string, nextAttemptAt: Date): Promise<boolean>;
+  markOutgoingMailFailed(claim: ClaimedOutgoingMail, error: string): Promise<boolean>;
+  /** When the next pending mail becomes due (or its lease expires); null when none is pending. */
+  nextOutgoingMailAt(): Promise<Date | null>;
+}
