@@ -57,6 +57,8 @@ export interface SiteServices {
   wakeOutbox(): void;
   /** Tells the new-login alerts' sender that a login just stored an alert, so it goes out now (optional: tests). */
   wakeLoginAlerts?(): void;
+  /** Tells the reminders' sender that a reminder set just now is due at once (optional: tests built by hand). */
+  wakeReminders?(): void;
   /** Tells the background photo encoder that a photo was just uploaded or placed, so it is encoded now. */
   wakePhotoEncoder(): void;
   /** Tells the background video encoder that a clip was just uploaded or retried (optional: tests built by hand). */

@@ -13,6 +13,7 @@ import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbo
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder-loop";
 import { refreshSite, startSiteContent, stopSiteContent } from "./site-content-poll";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest-loop";
+import { startReminders, stopReminders, wakeReminders } from "./reminders-loop";
 import { startVideoEncoder, stopVideoEncoder, wakeVideoEncoder } from "./video-encoder-loop";
 import { log } from "~/log.server";
 
@@ -41,6 +42,7 @@ export function createServices(): SiteServices {
     channels: inboxChannels,
     wakeOutbox,
     wakeLoginAlerts,
+    wakeReminders,
     wakePhotoEncoder,
     wakeVideoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
@@ -75,6 +77,7 @@ export async function startServices(): Promise<void> {
     startOutbox(store, config.notify);
     startSpamDigest(store, config);
     startLoginAlerts(store, config);
+    startReminders(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
     startVideoEncoder(store, { leaseMs: config.photoLeaseMs });
     startBackups(config);
@@ -94,6 +97,7 @@ export async function stopBackground(): Promise<void> {
     stopOutbox(),
     stopSpamDigest(),
     stopLoginAlerts(),
+    stopReminders(),
     stopPhotoEncoder(),
     stopVideoEncoder(),
     stopBackups(),

@@ -15,6 +15,8 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { type Channel, channels, type SpamVerdictName } from "~/store/records";
 import { projectAddress, projectForId } from "~/enquiry/about.server";
+import { ReminderForm } from "~/components/inbox/ReminderForm";
+import { isReminderIntent, reminderAction, remindersShown } from "~/owner/reminders.server";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -46,6 +48,7 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
       resendable,
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
+      reminders: await remindersShown(store, id, context.services.config),
     }),
     { headers: privateHeaders },
   );
@@ -97,6 +100,8 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     await log("resend", channel);
     return back("resend");
   }
+  if (isReminderIntent(intent))
+    return reminderAction({ form, intent, enquiryId: id, actor: operator.email, store, services: context.services });
   return data({ error: inboxCopy.enquiry.unknownAction }, { status: 400, headers: privateHeaders });
 }
 
@@ -135,7 +140,7 @@ function SpamVerdict({
 
 export default function InboxEnquiry() {
   const businessName = businessNameOf(useRootData());
-  const { operator, enquiry, about, resendable, now, done } = useLoaderData<typeof loader>();
+  const { operator, enquiry, about, resendable, now, done, reminders } = useLoaderData<typeof loader>();
   const receivedAt = new Date(enquiry.receivedAt);
   const handled = enquiry.status === "handled";
   const spam = enquiry.status === "spam";
@@ -196,6 +201,7 @@ export default function InboxEnquiry() {
           </Form>
         </div>
       </article>
+      <ReminderForm reminders={reminders} />
       <section aria-labelledby="delivery" className="mt-8">
         <h2 id="delivery" className="font-display text-2xl font-bold text-bone-50">
           {inboxCopy.enquiry.delivery}

@@ -1,5 +1,3 @@
-import { localTime } from "~/notify/digest/clock";
-
 /**
  * A reminder's days and times: the owner picks a day (YYYY-MM-DD, the business's calendar), and the reminder is due at
  * REMINDER_HOUR:00 of it in SITE_TIMEZONE. Pure, so the clock changes can be tested without waiting for them.
@@ -17,8 +15,6 @@ export function isDay(text: string): boolean {
   return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day && year >= 1970;
 }
 
-/** The local day (YYYY-MM-DD) at `at` in the time zone. */
-export const localDay = (at: Date, timeZone: string): string => localTime(at, timeZone).day;
 
 /** The day `count` days after `day` (before, when negative), on the calendar: no time zone is involved. */
 export function addDays(day: string, count: number): string {
@@ -48,8 +44,13 @@ function wallClock(at: number, timeZone: string): number {
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
 }
 
+/** The local day (YYYY-MM-DD) at `at` in the time zone. */
+export const localDay = (at: Date, timeZone: string): string =>
+  new Date(wallClock(at.getTime(), timeZone)).toISOString().slice(0, 10);
+
 /** How far ahead of UTC the zone's clocks are at `at` (milliseconds). */
-const offsetAt = (at: number, timeZone: string) => wallClock(Math.floor(at / 1000) * 1000, timeZone) - Math.floor(at / 1000) * 1000;
+const offsetAt = (at: number, timeZone: string) =>
+  wallClock(Math.floor(at / 1000) * 1000, timeZone) - Math.floor(at / 1000) * 1000;
 
 /**
  * The moment (ms since the epoch) `day` at `hour`:00 happens in the zone. Around a clock change: an hour that happens

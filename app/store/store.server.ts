@@ -16,6 +16,7 @@ import {
 } from "~/store/sealed-secrets.server";
 import type { SqlClient } from "~/store/sql.server";
 import { photoOperations } from "~/store/photos.server";
+import { reminderOperations } from "~/store/reminders.server";
 import { siteOperations } from "~/store/site-versions.server";
 import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
@@ -107,6 +108,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...siteOperations(db),
     ...photoOperations(db),
     ...videoOperations(db),
+    ...reminderOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

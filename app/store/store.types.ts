@@ -6,6 +6,7 @@ import type { LoginAlertStore } from "~/store/login-alerts.types";
 import type { NotificationStore } from "~/store/notifications.types";
 import type { OwnerStore } from "~/store/owner.types";
 import type { PhotoStore } from "~/store/photos.types";
+import type { ReminderStore } from "~/store/reminders.types";
 import type { SiteStore } from "~/store/site-versions.types";
 import type { SpamStore } from "~/store/spam.types";
 import type { V1ImportStore } from "~/store/v1.types";
@@ -41,4 +42,5 @@ export interface InboxStore
     LoginAlertStore,
     SiteStore,
     PhotoStore,
-    VideoStore {}
+    VideoStore,
+    ReminderStore {}
