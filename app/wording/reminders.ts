@@ -3,7 +3,7 @@
  * that goes out on the day (e-mail and webhook).
  */
 
-/** "Friday 27 November 2026" for a YYYY-MM-DD day (a calendar day: no time zone moves it). */
+/** "Friday, 27 November 2026" for a YYYY-MM-DD day (a calendar day: no time zone moves it). */
 export function dayInWords(day: string): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
   return new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", dateStyle: "full" }).format(
