@@ -15,7 +15,6 @@ export function isDay(text: string): boolean {
   return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day && year >= 1970;
 }
 
-
 /** The day `count` days after `day` (before, when negative), on the calendar: no time zone is involved. */
 export function addDays(day: string, count: number): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
