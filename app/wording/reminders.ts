@@ -26,7 +26,7 @@ export const reminderCopy = {
     moveLabel: "New date",
     move: "Move",
     state: {
-      pending: "Waiting for its day",
+      pending: "Not sent yet",
       sent: "Sent",
       failed: "Could not be sent",
       done: "Done",

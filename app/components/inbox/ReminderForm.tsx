@@ -39,7 +39,13 @@ export function ReminderForm({ reminders }: { reminders: Shown }) {
         <Notice>{done ? reminderCopy.done[`reminder-${done}`] : null}</Notice>
         <Notice tone="error">{refused && refused.intent !== "remind" && !inline ? refused.error : null}</Notice>
       </div>
-      <Form method="post" className="mt-3 flex flex-wrap items-end gap-2" data-reminder-form="">
+      {/* Keyed by the count: emptied once a reminder is added (in the browser too), kept as typed when refused. */}
+      <Form
+        key={reminders.items.length}
+        method="post"
+        className="mt-3 flex flex-wrap items-end gap-2"
+        data-reminder-form=""
+      >
         <input type="hidden" name="intent" value="remind" />
         <Field
           id="reminder-date"
