@@ -19,10 +19,8 @@ const running = loopSlot();
 
 export function startReminders(store: ReminderStore, config: Config): void {
   running.start(() => {
-    if (!config.notify || configuredChannels(config.notify).length === 0) {
-      log.info("notify: no channel is configured: reminders show in the inbox but no message goes out");
-      return undefined;
-    }
+    // No channel (the start says so already): reminders still show in the inbox, and no message goes out.
+    if (!config.notify || configuredChannels(config.notify).length === 0) return undefined;
     const round = createReminderRound({
       store,
       notify: config.notify,
