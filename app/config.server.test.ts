@@ -29,6 +29,7 @@ describe("parseConfig", () => {
       retention: { retentionDays: 365, spamRetentionDays: 30 },
       spamDigest: { hour: 8, timeZone: "UTC" },
       backup: { intervalMs: 3_600_000, dir: "data/backups", keepHourly: 24, keepDaily: 30, key: undefined },
+      reminders: { hour: 8, timeZone: "UTC" },
     });
   });
 

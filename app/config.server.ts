@@ -5,6 +5,7 @@ import { enquiriesConfig, enquiriesEnv, type EnquiriesConfig } from "~/config/en
 import { notifyConfig, notifyEnv, notifyProblems, type NotifyConfig } from "~/config/notify.server";
 import { ownerConfig, ownerEnv, type OwnerConfig } from "~/config/owner.server";
 import { photosConfig, photosEnv, type PhotosConfig } from "~/config/photos.server";
+import { remindersConfig, remindersEnv, type ReminderClock } from "~/config/reminders.server";
 import { servingConfig, servingEnv, servingProblems, type ServingConfig } from "~/config/serving.server";
 import {
   spamConfig,
@@ -23,6 +24,7 @@ import {
 export { describeDatabase, parseDatabaseUrl, type DatabaseLocation } from "~/config/database.server";
 export { parseDuration, type BackupConfig } from "~/config/backups.server";
 export { webhookFormats, type EmailChannelConfig, type NotifyConfig, type WebhookFormat } from "~/config/notify.server";
+export { defaultReminderHour, type ReminderClock } from "~/config/reminders.server";
 export { defaultRetention, type RetentionConfig, type SpamConfig, type SpamDigestConfig } from "~/config/spam.server";
 
 const envSchema = z.object({
@@ -34,6 +36,7 @@ const envSchema = z.object({
   ...notifyEnv.shape,
   ...spamEnv.shape,
   ...backupEnv.shape,
+  ...remindersEnv.shape,
 });
 
 export interface Config extends ServingConfig, EnquiriesConfig, DatabaseConfig, PhotosConfig, OwnerConfig {
@@ -47,6 +50,8 @@ export interface Config extends ServingConfig, EnquiriesConfig, DatabaseConfig, 
   spamDigest?: SpamDigestConfig;
   /** The SQLite inbox's backups; unset (as in tests built by hand) means none taken by the server. */
   backup?: BackupConfig;
+  /** When the owner's reminders go out (REMINDER_HOUR in SITE_TIMEZONE); unset (as in tests built by hand): 8 there. */
+  reminders?: ReminderClock;
 }
 
 export class ConfigError extends Error {
@@ -76,5 +81,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     notify: notifyConfig(data),
     ...spamConfig(data, serving.timeZone),
     backup: backupConfig(data, database),
+    ...remindersConfig(data, serving.timeZone),
   };
 }

@@ -14,6 +14,7 @@ import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbo
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder-loop";
 import { refreshSite, startSiteContent, stopSiteContent } from "./site-content-poll";
 import { startSpamDigest, stopSpamDigest } from "./spam-digest-loop";
+import { startReminders, stopReminders, wakeReminders } from "./reminders-loop";
 import { startVideoEncoder, stopVideoEncoder, wakeVideoEncoder } from "./video-encoder-loop";
 import { log } from "~/log.server";
 
@@ -43,6 +44,7 @@ export function createServices(): SiteServices {
     wakeOutbox,
     wakeLoginAlerts,
     wakeCustomerMail,
+    wakeReminders,
     wakePhotoEncoder,
     wakeVideoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
@@ -78,6 +80,7 @@ export async function startServices(): Promise<void> {
     startSpamDigest(store, config);
     startLoginAlerts(store, config);
     startCustomerMail(store, config);
+    startReminders(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
     startVideoEncoder(store, { leaseMs: config.photoLeaseMs });
     startBackups(config);
@@ -98,6 +101,7 @@ export async function stopBackground(): Promise<void> {
     stopSpamDigest(),
     stopLoginAlerts(),
     stopCustomerMail(),
+    stopReminders(),
     stopPhotoEncoder(),
     stopVideoEncoder(),
     stopBackups(),

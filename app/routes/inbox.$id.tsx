@@ -22,6 +22,8 @@ import { isWaiting } from "~/store/pipeline.types";
 import { pipelineCopy } from "~/wording/pipeline";
 import { replyBodyCap, replyPanel, sendReply } from "~/owner/replies.server";
 import { ReplyPanel } from "~/components/inbox/replies/ReplyForm";
+import { ReminderForm } from "~/components/inbox/ReminderForm";
+import { isReminderIntent, reminderAction, remindersShown } from "~/owner/reminders.server";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -59,6 +61,7 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
       replies: await replyPanel(store, enquiry, context.services.config, context.site.content.business.name),
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
+      reminders: await remindersShown(store, id, context.services.config),
     }),
     { headers: privateHeaders },
   );
@@ -114,6 +117,8 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
     await log("resend", channel);
     return back("resend");
   }
+  if (isReminderIntent(intent))
+    return reminderAction({ form, intent, enquiryId: id, actor: operator.email, store, services: context.services });
   return data({ error: inboxCopy.enquiry.unknownAction }, { status: 400, headers: privateHeaders });
 }
 
@@ -146,7 +151,7 @@ function SpamVerdict({
 }
 
 export default function InboxEnquiry() {
-  const { operator, enquiry, timeline, currency, services, about, resendable, replies, now, done } =
+  const { operator, enquiry, timeline, currency, services, about, resendable, replies, reminders, now, done } =
     useLoaderData<typeof loader>();
   const refused = useActionData<PipelineRefusal>();
   const handled = enquiry.status === "handled";
@@ -247,6 +252,7 @@ export default function InboxEnquiry() {
       >
         <NoteForm refusal={refused?.form === "note" ? refused : null} />
       </Timeline>
+      <ReminderForm reminders={reminders} />
       <section aria-labelledby="delivery" className="mt-8">
         <h2 id="delivery" className="font-display text-2xl font-bold text-bone-50">
           {inboxCopy.enquiry.delivery}

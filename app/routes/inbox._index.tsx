@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useLoaderData } from "@remix-run/react";
 import { DeliverySummary } from "~/components/inbox/Delivery";
+import { DueToday } from "~/components/inbox/DueToday";
+import { dueTodayShown } from "~/owner/reminders.server";
 import { StaleSeason } from "~/components/inbox/StaleSeason";
 import { InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
 import { Field } from "~/components/inbox/form/Field";
@@ -52,6 +54,8 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
       // A backup that failed or is too old: the owner is the one most likely to see it (server/backups.ts).
       backup: backupNotice(context.services.backupStatus?.(), now),
       erased: Number.isSafeInteger(erased) ? erased : null,
+      // The first page of the list, not a search: the reminders whose day has come.
+      dueToday: place.page === 1 && place.search === "" ? await dueTodayShown(store, context.services.config) : null,
       // After an erase: the v1 file that still holds the address, which only the operator can change.
       stillInV1File: url.searchParams.get("v1") === "1" ? context.services.config.inboxFile : null,
       items: items.map((item) => ({
@@ -76,8 +80,20 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
 }
 
 export default function InboxList() {
-  const { operator, place, counts, hasMore, now, waiting, items, erased, stillInV1File, staleSeason, backup } =
-    useLoaderData<typeof loader>();
+  const {
+    operator,
+    place,
+    counts,
+    hasMore,
+    now,
+    waiting,
+    items,
+    erased,
+    stillInV1File,
+    staleSeason,
+    backup,
+    dueToday,
+  } = useLoaderData<typeof loader>();
   return (
     <InboxShell operator={operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{inboxCopy.title}</h1>
@@ -103,6 +119,7 @@ export default function InboxList() {
         <Notice>{erased === null ? null : inboxCopy.list.erased(erased)}</Notice>
         <Notice>{stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)}</Notice>
       </div>
+      {dueToday ? <DueToday items={dueToday.items} today={dueToday.today} /> : null}
       <nav aria-label={inboxCopy.list.foldersLabel} className="mt-2">
         <ul className="flex flex-wrap gap-2">
           {folders.map((folder) => (

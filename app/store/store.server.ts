@@ -18,6 +18,7 @@ import {
 import type { SqlClient } from "~/store/sql.server";
 import { photoOperations } from "~/store/photos.server";
 import { pipelineOperations } from "~/store/pipeline.server";
+import { reminderOperations } from "~/store/reminders.server";
 import { siteOperations } from "~/store/site-versions.server";
 import { spamOperations } from "~/store/spam.server";
 import { openSqlite } from "~/store/sqlite.server";
@@ -111,6 +112,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...videoOperations(db),
     ...pipelineOperations(db),
     ...outgoingMailOperations(db),
+    ...reminderOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

@@ -8,6 +8,7 @@ import type { OutgoingMailStore } from "~/store/outgoing-mail.types";
 import type { OwnerStore } from "~/store/owner.types";
 import type { PhotoStore } from "~/store/photos.types";
 import type { PipelineStore } from "~/store/pipeline.types";
+import type { ReminderStore } from "~/store/reminders.types";
 import type { SiteStore } from "~/store/site-versions.types";
 import type { SpamStore } from "~/store/spam.types";
 import type { V1ImportStore } from "~/store/v1.types";
@@ -45,4 +46,5 @@ export interface InboxStore
     PhotoStore,
     VideoStore,
     PipelineStore,
-    OutgoingMailStore {}
+    OutgoingMailStore,
+    ReminderStore {}

@@ -80,6 +80,14 @@ export const pipelineCopy = {
     customer: "The customer answered",
     update: "Progress update posted",
     reminder: "Reminder",
+    reminderLine: (action: string, dueOn: string) =>
+      action === "moved"
+        ? `Reminder moved to ${dueOn}`
+        : action === "done"
+          ? `Reminder for ${dueOn} marked done`
+          : action === "sent"
+            ? `Reminder for ${dueOn} sent`
+            : `Reminder set for ${dueOn}`,
     "build-page": "Build page",
     by: (actor: string) => `by ${actor}`,
     fields: {

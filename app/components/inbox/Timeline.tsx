@@ -36,13 +36,16 @@ function EventLine({ event, currency }: { event: TimelineEvent; currency: string
   const heading =
     event.kind === "stage"
       ? `${words.stage(stageName(detail.from), stageName(detail.to))}${fields ? ` (${fields})` : ""}`
-      : words[event.kind];
+      : event.kind === "reminder" && typeof detail.dueOn === "string"
+        ? words.reminderLine(String(detail.action ?? ""), detail.dueOn)
+        : words[event.kind];
   const at = new Date(event.at);
   return (
     <li className="border-l-2 border-night-600 pb-4 pl-4">
       <p className="text-sm text-bone-300">
         <time dateTime={at.toISOString()}>{absoluteTime(at)}</time>
-        {event.actor === "customer" ? null : ` · ${words.by(event.actor)}`}
+        {/* The customer's answers and the site's own lines (a reminder sent) have no operator to name. */}
+        {event.actor === "customer" || event.actor === "site" ? null : ` · ${words.by(event.actor)}`}
       </p>
       <p className="font-medium text-bone-50">{heading}</p>
       {event.body ? (
