@@ -2,6 +2,7 @@ import type { DeletionStore } from "~/store/deletion.types";
 import type { DigestStore } from "~/store/digests.types";
 import type { EnquiryStore } from "~/store/enquiries.types";
 import type { FactorStore } from "~/store/factors.types";
+import type { FiguresStore } from "~/store/figures.types";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
 import type { NotificationStore } from "~/store/notifications.types";
 import type { OwnerStore } from "~/store/owner.types";
@@ -41,4 +42,5 @@ export interface InboxStore
     LoginAlertStore,
     SiteStore,
     PhotoStore,
-    VideoStore {}
+    VideoStore,
+    FiguresStore {}

@@ -1,5 +1,6 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { figuresCopy } from "~/wording/figures";
 import { inboxCopy } from "~/wording/inbox";
 import { securityCopy } from "~/wording/security";
 import { siteEditorCopy } from "~/wording/site-editor";
@@ -32,6 +33,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox" end className={tabClass}>
                 {inboxCopy.nav.inbox}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/figures" className={tabClass}>
+                {figuresCopy.nav}
               </NavLink>
             </li>
             <li>
