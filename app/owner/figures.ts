@@ -268,8 +268,9 @@ export interface Bar {
 export interface Chart {
   width: number;
   height: number;
-  /** Where the bars stand (the x axis). */
+  /** Where the bars stand (the x axis), and where they begin (the guides' values are left of it). */
   baseline: number;
+  left: number;
   bars: Bar[];
   /** The months' initials under their bars. */
   ticks: { x: number; label: string }[];
@@ -289,8 +290,9 @@ export function axisTop(largest: number): number {
  * bars of height 0, so there is always one per month). The viewBox scales to the page's width.
  */
 export function monthChart(months: readonly FigureLine[]): Chart {
-  const width = 720;
-  const height = 240;
+  // Narrow enough that its 14-unit text stays readable when a phone scales it to 360 px.
+  const width = 480;
+  const height = 220;
   const left = 36;
   const top = 12;
   const baseline = height - 28;
@@ -321,6 +323,7 @@ export function monthChart(months: readonly FigureLine[]): Chart {
     width,
     height,
     baseline,
+    left,
     bars,
     ticks: months.map((_, index) => ({
       x: Math.round((left + index * slot + slot / 2) * 10) / 10,

@@ -188,8 +188,15 @@ function MonthChart({ chart, year }: { chart: Chart; year: number }) {
         <desc id="figures-chart-description">{words.description}</desc>
         {chart.guides.map((guide) => (
           <g key={guide.y}>
-            <line x1={36} x2={chart.width - 4} y1={guide.y} y2={guide.y} className="stroke-night-600" strokeWidth={1} />
-            <text x={30} y={guide.y + 5} textAnchor="end" fontSize={14} className="fill-bone-300">
+            <line
+              x1={chart.left}
+              x2={chart.width - 4}
+              y1={guide.y}
+              y2={guide.y}
+              className="stroke-night-600"
+              strokeWidth={1}
+            />
+            <text x={chart.left - 6} y={guide.y + 5} textAnchor="end" fontSize={14} className="fill-bone-300">
               {guide.value}
             </text>
           </g>
