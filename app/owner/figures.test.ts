@@ -99,7 +99,7 @@ describe("a line's figures", () => {
       lineOf(group({ enquiries: 4, won: 1, lost: { ...group({}).lost, price: 2, timing: 1 } })),
       "USD",
     );
-    expect(shown).toMatchObject({ label: "March", lost: "3", lostReasons: "price 2 · timing 1", conversion: "25%" });
+    expect(shown).toMatchObject({ label: "March", lost: "3", lostReasons: ["price 2", "timing 1"], conversion: "25%" });
   });
 });
 

@@ -178,8 +178,8 @@ export interface ShownLine {
   quoted: string;
   won: string;
   lost: string;
-  /** Lost by reason, those that are not zero ("price 2 · timing 1"); empty when none was lost. */
-  lostReasons: string;
+  /** Lost by reason, those that are not zero (["price 2", "timing 1"]), one a line under the count. */
+  lostReasons: string[];
   conversion: string;
   medianReply: string;
   quotedTotal: string;
@@ -197,8 +197,7 @@ export function shownLine(label: string, line: FigureLine, currency: string): Sh
     lost: String(line.lostTotal),
     lostReasons: countedLostReasons
       .filter((reason) => line.lost[reason] > 0)
-      .map((reason) => `${figuresCopy.lostReasons[reason]} ${line.lost[reason]}`)
-      .join(" · "),
+      .map((reason) => `${figuresCopy.lostReasons[reason]} ${line.lost[reason]}`),
     conversion: formatShare(line.conversion),
     medianReply: formatWait(line.medianReplyMs),
     quotedTotal: formatAmount(line.quotedTotal, currency),
@@ -290,7 +289,7 @@ export function axisTop(largest: number): number {
  * bars of height 0, so there is always one per month). The viewBox scales to the page's width.
  */
 export function monthChart(months: readonly FigureLine[]): Chart {
-  // Narrow enough that its 14-unit text stays readable when a phone scales it to 360 px.
+  // Narrow enough that its 16-unit text stays readable when a phone scales it to 360 px.
   const width = 480;
   const height = 220;
   const left = 36;

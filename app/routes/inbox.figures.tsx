@@ -74,7 +74,7 @@ function FiguresTable({
       {/* Wider than a phone: it scrolls sideways by itself, the first column staying in view; focusable so that a
           keyboard can scroll it too. */}
       <div
-        className="mt-3 overflow-x-auto rounded-xl border border-night-600 bg-night-800/70 [overflow-wrap:normal]"
+        className="mt-3 overflow-x-auto rounded-xl border border-night-600 bg-night-800 [overflow-wrap:normal]"
         role="region"
         aria-labelledby={id}
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must take the focus
@@ -146,9 +146,11 @@ function FiguresTable({
                   </td>
                   <td className={cell} data-column="lost">
                     {line.lost}
-                    {line.lostReasons ? (
-                      <span className="block text-xs font-normal text-bone-300">{line.lostReasons}</span>
-                    ) : null}
+                    {line.lostReasons.map((reason) => (
+                      <span key={reason} className="block text-xs font-normal text-bone-300">
+                        {reason}
+                      </span>
+                    ))}
                   </td>
                   <td className={cell} data-column="conversion">
                     {line.conversion}
@@ -176,7 +178,7 @@ function FiguresTable({
 function MonthChart({ chart, year }: { chart: Chart; year: number }) {
   const words = figuresCopy.chart;
   return (
-    <figure className="mt-6 max-w-2xl">
+    <figure className="mt-6 max-w-xl">
       <svg
         viewBox={`0 0 ${chart.width} ${chart.height}`}
         role="img"
@@ -196,7 +198,7 @@ function MonthChart({ chart, year }: { chart: Chart; year: number }) {
               className="stroke-night-600"
               strokeWidth={1}
             />
-            <text x={chart.left - 6} y={guide.y + 5} textAnchor="end" fontSize={14} className="fill-bone-300">
+            <text x={chart.left - 6} y={guide.y + 5} textAnchor="end" fontSize={16} className="fill-bone-300">
               {guide.value}
             </text>
           </g>
@@ -217,7 +219,7 @@ function MonthChart({ chart, year }: { chart: Chart; year: number }) {
           </rect>
         ))}
         {chart.ticks.map((tick, index) => (
-          <text key={index} x={tick.x} y={chart.height - 8} textAnchor="middle" fontSize={14} className="fill-bone-300">
+          <text key={index} x={tick.x} y={chart.height - 8} textAnchor="middle" fontSize={16} className="fill-bone-300">
             {tick.label}
           </text>
         ))}

@@ -71,7 +71,10 @@ function tableRows(html: string, id: string): Map<string, Record<string, string>
     if (label === undefined) continue;
     const cells: Record<string, string> = {};
     for (const [, column, content] of row!.matchAll(/<td[^>]*data-column="([a-z-]+)"[^>]*>([\s\S]*?)<\/td>/g))
-      cells[column!] = decoded(content!.replace(/<span[^>]*>/g, " [").replace(/<\/span>/g, "]")).trim();
+      // Lost's reasons are lines of their own under the count: "2 timing 1; no reason given 1;".
+      cells[column!] = decoded(content!.replace(/<span[^>]*>/g, " ").replace(/<\/span>/g, ";"))
+        .replace(/\s+/g, " ")
+        .trim();
     rows.set(decoded(label).trim(), cells);
   }
   return rows;
@@ -170,10 +173,10 @@ describe("the Figures page", () => {
     expect(page.headers["cache-control"]).toMatch(/^no-store/);
     const months = tableRows(page.text, "figures-months");
     expect([...months.keys()]).toEqual([...figuresCopy.months, figuresCopy.yearTotal]);
-    expect(months.get("March")).toMatchObject({ ...shown(handCount.march2026), lost: "1 [price 1]" });
+    expect(months.get("March")).toMatchObject({ ...shown(handCount.march2026), lost: "1 price 1;" });
     expect(months.get("October")).toMatchObject({
       ...shown(handCount.october2026),
-      lost: "2 [timing 1 · no reason given 1]",
+      lost: "2 timing 1; no reason given 1;",
     });
     // Halloween night in New York is October's; New Year's Eve there was 2025's.
     for (const empty of ["January", "November"])
@@ -185,7 +188,7 @@ describe("the Figures page", () => {
       });
     expect(months.get(figuresCopy.yearTotal)).toMatchObject({
       ...shown(handCount.year2026),
-      lost: "3 [price 1 · timing 1 · no reason given 1]",
+      lost: "3 price 1; timing 1; no reason given 1;",
     });
 
     const services = tableRows(page.text, "figures-services");
@@ -199,10 +202,10 @@ describe("the Figures page", () => {
       figuresCopy.noService,
     ]);
     expect(services.get(animatronics)).toMatchObject({ ...shown(handCount.animatronics2026), lost: "0" });
-    expect(services.get(scenic)).toMatchObject({ ...shown(handCount.scenic2026), lost: "2 [price 1 · timing 1]" });
+    expect(services.get(scenic)).toMatchObject({ ...shown(handCount.scenic2026), lost: "2 price 1; timing 1;" });
     expect(services.get(figuresCopy.noService)).toMatchObject({
       ...shown(handCount.noService2026),
-      lost: "1 [no reason given 1]",
+      lost: "1 no reason given 1;",
     });
     expect(services.get("Custom haunt electronics")).toMatchObject({ enquiries: "0", conversion: "–" });
 
