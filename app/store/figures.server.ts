@@ -1,6 +1,6 @@
 import { lostReasons, wonStages } from "~/store/pipeline.types";
 import type { SqlClient, Row } from "~/store/sql.server";
-import type { CountedLostReason, FigureGroup, FiguresStore } from "~/store/figures.types";
+import type { CountedLostReason, FigureGroup, FiguresStore, MonthSpan } from "~/store/figures.types";
 
 /**
  * The season's figures (docs/inbox.md, "Figures"): aggregated by the database, so a page of them reads a few hundred
@@ -28,31 +28,50 @@ const lostColumns = [
      THEN 1 ELSE 0 END) AS lost_unstated`,
 ].join(",\n");
 
-/** Every counted enquiry: the stored ones (spam kept aside included) and the numbers kept of erased and purged ones. */
-const counted = `SELECT received_at, CASE WHEN status = 'spam' THEN 1 ELSE 0 END AS spam, stage, lost_reason, quote_amount,
-                   first_reply_at, service FROM enquiries
-                 UNION ALL
-                 SELECT received_at, spam, stage, lost_reason, quote_amount, first_reply_at, service FROM figures_kept`;
+/**
+ * Every counted enquiry: the stored ones (spam kept aside included) and the numbers kept of erased and purged ones;
+ * `where` narrows both (to the months asked for, so the enquiries' index on received_at is used).
+ */
+const counted = (where = "") =>
+  `SELECT received_at, CASE WHEN status = 'spam' THEN 1 ELSE 0 END AS spam, stage, lost_reason, quote_amount,
+     first_reply_at, service FROM enquiries ${where}
+   UNION ALL
+   SELECT received_at, spam, stage, lost_reason, quote_amount, first_reply_at, service FROM figures_kept ${where}`;
+const between = "WHERE received_at >= ? AND received_at < ?";
 
 const groupKey = "y, m, per_service, group_service";
 
-function figuresSql(monthCount: number): string {
-  const months = Array.from(
-    { length: monthCount },
-    () => "(CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT))",
-  ).join(", ");
-  return `WITH months (y, m, from_at, to_at) AS (VALUES ${months}),
-    levels (per_month, per_service) AS (VALUES (0, 0), (0, 1), (1, 0), (1, 1)),
-    counted AS (${counted}),
-    grouped AS (
-      SELECT months.y AS y, CASE WHEN levels.per_month = 1 THEN months.m ELSE 0 END AS m,
-        levels.per_service AS per_service,
-        CASE WHEN levels.per_service = 1 THEN counted.service ELSE NULL END AS group_service,
-        counted.received_at, counted.spam, counted.stage, counted.lost_reason, counted.quote_amount,
-        counted.first_reply_at
+/** A number computed by the code (a month's edge, a year) written into the SQL: only whole numbers. */
+function whole(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`figures: not a whole number: ${value}`);
+  return String(value);
+}
+
+function figuresSql(months: readonly MonthSpan[]): string {
+  // Each enquiry's year and month by one CASE over the months' edges, worked out once per row (MATERIALIZED, SQLite
+  // 3.35+ and PostgreSQL 12+): a join with a table of months, or the CASE inlined into the grouping, took several times
+  // as long (100,000 enquiries in a year: 3.5 s instead of 9 s on a 2-core machine at load 19).
+  const placed = (value: (month: MonthSpan) => number) =>
+    `CASE ${months
+      .map(
+        (month) =>
+          `WHEN received_at >= ${whole(month.from)} AND received_at < ${whole(month.to)} THEN ${whole(value(month))}`,
+      )
+      .join(" ")} END`;
+  return `WITH levels (per_month, per_service) AS (VALUES (0, 0), (0, 1), (1, 0), (1, 1)),
+    counted AS (${counted(between)}),
+    placed AS MATERIALIZED (
+      SELECT ${placed((month) => month.year)} AS y, ${placed((month) => month.month)} AS month_of, received_at, spam,
+        stage, lost_reason, quote_amount, first_reply_at, service
       FROM counted
-      JOIN months ON counted.received_at >= months.from_at AND counted.received_at < months.to_at
-      CROSS JOIN levels
+    ),
+    grouped AS MATERIALIZED (
+      SELECT placed.y AS y, CASE WHEN levels.per_month = 1 THEN placed.month_of ELSE 0 END AS m,
+        levels.per_service AS per_service,
+        CASE WHEN levels.per_service = 1 THEN placed.service ELSE NULL END AS group_service,
+        placed.received_at, placed.spam, placed.stage, placed.lost_reason, placed.quote_amount, placed.first_reply_at
+      FROM placed CROSS JOIN levels
+      WHERE placed.y IS NOT NULL
     ),
     totals AS (
       SELECT ${groupKey}, COUNT(*) AS enquiries, SUM(spam) AS spam,
@@ -115,7 +134,7 @@ export function figuresOperations(db: SqlClient): FiguresStore {
   return {
     async figuresSpan() {
       const [row] = await db.query(
-        `SELECT MIN(received_at) AS first_at, MAX(received_at) AS last_at FROM (${counted}) AS counted`,
+        `SELECT MIN(received_at) AS first_at, MAX(received_at) AS last_at FROM (${counted()}) AS counted`,
       );
       if (!row || row.first_at === null || row.first_at === undefined) return null;
       return { first: new Date(count(row.first_at)), last: new Date(count(row.last_at)) };
@@ -123,8 +142,9 @@ export function figuresOperations(db: SqlClient): FiguresStore {
 
     async figures(months) {
       if (months.length === 0) return [];
-      const params = months.flatMap(({ year, month, from, to }) => [year, month, from, to]);
-      return (await db.query(figuresSql(months.length), params)).map(groupFrom);
+      const first = Math.min(...months.map((month) => month.from));
+      const end = Math.max(...months.map((month) => month.to));
+      return (await db.query(figuresSql(months), [first, end, first, end])).map(groupFrom);
     },
   };
 }
