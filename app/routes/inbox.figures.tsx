@@ -67,7 +67,7 @@ function FiguresTable({
 }) {
   const columns = figuresCopy.columns;
   return (
-    <section aria-labelledby={id} className="mt-8">
+    <section className="mt-8">
       <h2 id={id} className="text-xl font-semibold text-bone-50">
         {caption}
       </h2>
