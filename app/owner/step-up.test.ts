@@ -9,6 +9,11 @@ describe("stepUpReason", () => {
     expect(stepUpReason(stepUpReturn.export("?folder=handled&q=bats"))).toBe("export");
     expect(stepUpReason(stepUpReturn.export(""))).toBe("export");
     expect(stepUpReason(stepUpReturn.security)).toBe("security");
+    expect(stepUpReason(stepUpReturn.figures("2026"))).toBe("figures");
+    expect(stepUpReturn.figures("2026")).toBe("/inbox/figures?year=2026");
+    // Anything but a year is not carried into the address.
+    expect(stepUpReturn.figures("2026&x=1")).toBe("/inbox/figures");
+    expect(stepUpReturn.figures(null)).toBe("/inbox/figures");
   });
 
   it("names nothing for other pages", () => {

@@ -3,7 +3,7 @@
  * the code page goes back to (`next`), so the page can say what happens after the code (app/owner/gate.server.ts
  * requireRecentFactor builds the address; the pages below choose `next`).
  */
-export type StepUpReason = "erase" | "publish" | "restore" | "export" | "security";
+export type StepUpReason = "erase" | "publish" | "restore" | "export" | "figures" | "security";
 
 /** Where each step-up sends the owner back to, once the code is accepted. */
 export const stepUpReturn = {
@@ -16,6 +16,9 @@ export const stepUpReturn = {
   security: "/inbox/security",
   /** The list the export was asked from (its folder and search): the owner presses Download CSV again there. */
   export: (placeQuery: string) => `/inbox${placeQuery}`,
+  /** The Figures page of the year whose CSV was asked for: Download CSV is pressed again there. */
+  figures: (year: string | null) =>
+    year !== null && /^\d{4}$/.test(year) ? `/inbox/figures?year=${year}` : "/inbox/figures",
 } as const;
 
 export function stepUpReason(next: string): StepUpReason | null {
@@ -24,6 +27,7 @@ export function stepUpReason(next: string): StepUpReason | null {
   if (path === "/inbox/site") return "publish";
   if (path === "/inbox/site/history") return "restore";
   if (path === "/inbox" || path === "/inbox/") return "export";
+  if (path === "/inbox/figures") return "figures";
   // Adding or removing a factor, new recovery codes (the Security page).
   if (path === "/inbox/security") return "security";
   return null;

@@ -1,5 +1,5 @@
 import { emailKey } from "~/store/rows.server";
-import { transaction, type SqlClient } from "~/store/sql.server";
+import { transaction, type Params, type SqlClient, type Step } from "~/store/sql.server";
 import { advisoryLock, erasedAddressHash } from "~/store/statements.server";
 import type { DeletionStore } from "~/store/deletion.types";
 import { log } from "~/log.server";
@@ -29,6 +29,21 @@ const personalTables = [
   "build_pages",
   "build_updates",
 ];
+
+/**
+ * Before enquiries are deleted: their numbers kept in `figures_kept`, so the season's figures stay whole (docs/inbox.md,
+ * "Figures"). Under a new random id, never the enquiry's: nothing there leads back to the person or what they wrote.
+ */
+function keepFigures(db: SqlClient, where: string, params: Params): Step<never> {
+  const newId = db.dialect === "postgres" ? "gen_random_uuid()::text" : "lower(hex(randomblob(16)))";
+  return {
+    sql: `INSERT INTO figures_kept (id, received_at, spam, stage, lost_reason, quote_amount, first_reply_at, service)
+          SELECT ${newId}, received_at, CASE WHEN status = 'spam' THEN 1 ELSE 0 END, stage, lost_reason, quote_amount,
+            first_reply_at, service
+          FROM enquiries WHERE ${where}`,
+    params,
+  };
+}
 
 export function deletionOperations(db: SqlClient): DeletionStore {
   /**
@@ -75,6 +90,7 @@ export function deletionOperations(db: SqlClient): DeletionStore {
           sql: `DELETE FROM spam_training WHERE enquiry_id IN (SELECT id FROM enquiries WHERE ${old})`,
           params: cutoffs,
         },
+        keepFigures(db, old, cutoffs),
         { name: "enquiries", sql: `DELETE FROM enquiries WHERE ${old} RETURNING status`, params: cutoffs },
         {
           name: "formTokens",
@@ -124,6 +140,7 @@ export function deletionOperations(db: SqlClient): DeletionStore {
         }),
         { sql: "DELETE FROM spam_tokens WHERE spam <= 0 AND ham <= 0" },
         { sql: `DELETE FROM spam_training WHERE enquiry_id IN ${from}`, params: [key] },
+        keepFigures(db, "email_key = ?", [key]),
         { name: "erased", sql: "DELETE FROM enquiries WHERE email_key = ? RETURNING id", params: [key] },
       ]);
       await scrub(true);

@@ -2,6 +2,7 @@ import { deletionOperations } from "~/store/deletion.server";
 import { digestOperations } from "~/store/digests.server";
 import { enquiryOperations } from "~/store/enquiries.server";
 import { factorOperations } from "~/store/factors.server";
+import { figuresOperations } from "~/store/figures.server";
 import { loginAlertOperations } from "~/store/login-alerts.server";
 import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
@@ -113,6 +114,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...pipelineOperations(db),
     ...outgoingMailOperations(db),
     ...reminderOperations(db),
+    ...figuresOperations(db),
     ping: () => db.probe(),
     close: () => db.close(),
   };

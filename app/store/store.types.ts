@@ -2,6 +2,7 @@ import type { DeletionStore } from "~/store/deletion.types";
 import type { DigestStore } from "~/store/digests.types";
 import type { EnquiryStore } from "~/store/enquiries.types";
 import type { FactorStore } from "~/store/factors.types";
+import type { FiguresStore } from "~/store/figures.types";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
 import type { NotificationStore } from "~/store/notifications.types";
 import type { OutgoingMailStore } from "~/store/outgoing-mail.types";
@@ -47,4 +48,5 @@ export interface InboxStore
     VideoStore,
     PipelineStore,
     OutgoingMailStore,
-    ReminderStore {}
+    ReminderStore,
+    FiguresStore {}

@@ -88,7 +88,8 @@ export const inboxCopy = {
     title: "Erase this person's enquiries",
     intro:
       "This deletes every enquiry sent from this address, with their notifications. It cannot be undone. Copies " +
-      "already e-mailed or posted to chat are not touched: delete them there too.",
+      "already e-mailed or posted to chat are not touched: delete them there too. The Figures page goes on counting " +
+      "them, as numbers only (when they arrived, their stage and amounts), never who sent them or what they said.",
     confirm: "Erase them all",
     cancel: "Keep them",
     from: "From",

@@ -48,6 +48,8 @@ export const privacyPage = {
       "The site's logs do not record your words or your address.",
       "We keep only a keyed fingerprint of the address, from which the address cannot be read back, so that an old " +
         "copy of our inbox can never bring your enquiries back.",
+      "Our season's figures go on counting your enquiry as a number (the month it arrived, whether it became an " +
+        "order and at what price), with nothing that says who sent it or what it said.",
       "The copies e-mailed or posted to our team when your enquiry arrived are not in the site: we delete those by " +
         "hand.",
       backupDays === null

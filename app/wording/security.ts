@@ -129,6 +129,7 @@ export const securityCopy = {
         "Publish again to make it public.",
       restore: "After the code you come back to the history: press Restore again.",
       export: "After the code you come back to the list: press Download CSV again to download the enquiries.",
+      figures: "After the code you come back to the Figures page: press Download CSV again to download the figures.",
       security: "After the code you come back to the Security page: press the button again.",
     },
   },

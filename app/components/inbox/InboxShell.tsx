@@ -1,5 +1,6 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { figuresCopy } from "~/wording/figures";
 import { inboxCopy } from "~/wording/inbox";
 import { pipelineCopy } from "~/wording/pipeline";
 import { securityCopy } from "~/wording/security";
@@ -38,6 +39,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox/pipeline" className={tabClass}>
                 {pipelineCopy.nav}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/figures" className={tabClass}>
+                {figuresCopy.nav}
               </NavLink>
             </li>
             <li>
