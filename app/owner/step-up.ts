@@ -3,7 +3,7 @@
  * the code page goes back to (`next`), so the page can say what happens after the code (app/owner/gate.server.ts
  * requireRecentFactor builds the address; the pages below choose `next`).
  */
-export type StepUpReason = "erase" | "publish" | "restore" | "export" | "security";
+export type StepUpReason = "erase" | "publish" | "restore" | "export" | "security" | "build-page";
 
 /** Where each step-up sends the owner back to, once the code is accepted. */
 export const stepUpReturn = {
@@ -16,6 +16,8 @@ export const stepUpReturn = {
   security: "/inbox/security",
   /** The list the export was asked from (its folder and search): the owner presses Download CSV again there. */
   export: (placeQuery: string) => `/inbox${placeQuery}`,
+  /** The enquiry page's build page section: the owner presses Share build page (or Revoke) again. */
+  buildPage: (enquiryId: string) => `/inbox/${encodeURIComponent(enquiryId)}?build=again#build-page`,
 } as const;
 
 export function stepUpReason(next: string): StepUpReason | null {
@@ -26,5 +28,6 @@ export function stepUpReason(next: string): StepUpReason | null {
   if (path === "/inbox" || path === "/inbox/") return "export";
   // Adding or removing a factor, new recovery codes (the Security page).
   if (path === "/inbox/security") return "security";
+  if (/^\/inbox\/[^/]+$/.test(path) && /[?&]build=again(?:&|#|$)/.test(next)) return "build-page";
   return null;
 }

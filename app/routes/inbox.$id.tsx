@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, Link, redirect, useLoaderData } from "@remix-run/react";
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { channelName, stateName } from "~/owner/delivery";
 import { errorInWords, timeAgo } from "~/owner/format";
 import { absoluteTime } from "~/text/time";
@@ -15,6 +15,14 @@ import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { shownToOwner } from "~/owner/shown";
 import { type Channel, channels, type SpamVerdictName } from "~/store/records";
 import { projectAddress, projectForId } from "~/enquiry/about.server";
+import { BuildPageSection } from "~/components/inbox/BuildPageSection";
+import {
+  buildPageAction,
+  buildPageSection,
+  isBuildIntent,
+  updateMaxLength,
+  updatePhotosMax,
+} from "~/owner/build-page.server";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -46,6 +54,7 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
       resendable,
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
+      build: await buildPageSection(store, id, enquiry.commission.stage, context.services.config.publicUrl),
     }),
     { headers: privateHeaders },
   );
@@ -59,7 +68,8 @@ export async function action(args: ActionFunctionArgs) {
   return asOperator(args, changeEnquiry);
 }
 
-async function changeEnquiry({ request, params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
+async function changeEnquiry({ request, params, context }: ActionFunctionArgs, session: OperatorSession) {
+  const { operator, store } = session;
   const id = params.id ?? "";
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -87,6 +97,12 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
       await store.markRead(id, operator.email);
     }
     return back(intent);
+  }
+  if (isBuildIntent(intent)) {
+    const answer = await buildPageAction(intent, id, session);
+    if ("notFound" in answer) throw notFound();
+    if ("error" in answer) return data({ error: answer.error }, { status: answer.status, headers: privateHeaders });
+    return redirect(`/inbox/${encodeURIComponent(id)}?done=${answer.done}#build-page`, { headers: privateHeaders });
   }
   if (intent === "resend") {
     const channel = String(form.get("channel") ?? "");
@@ -135,7 +151,8 @@ function SpamVerdict({
 
 export default function InboxEnquiry() {
   const businessName = businessNameOf(useRootData());
-  const { operator, enquiry, about, resendable, now, done } = useLoaderData<typeof loader>();
+  const { operator, enquiry, about, resendable, now, done, build } = useLoaderData<typeof loader>();
+  const refusal = useActionData<typeof action>();
   const receivedAt = new Date(enquiry.receivedAt);
   const handled = enquiry.status === "handled";
   const spam = enquiry.status === "spam";
@@ -147,7 +164,7 @@ export default function InboxEnquiry() {
         </Link>
       </p>
       <div className="mt-4">
-        <Notice>{done ? inboxCopy.enquiry.done[done] : null}</Notice>
+        <Notice>{done && !done.startsWith("build-") ? inboxCopy.enquiry.done[done] : null}</Notice>
       </div>
       <article className="rounded-xl border border-night-600 bg-night-800/70 p-5 sm:p-6">
         <header>
@@ -251,6 +268,14 @@ export default function InboxEnquiry() {
           })}
         </ul>
       </section>
+      <BuildPageSection
+        enquiryId={enquiry.id}
+        {...build}
+        done={done}
+        error={refusal && "error" in refusal ? refusal.error : null}
+        photosMax={updatePhotosMax}
+        textMax={updateMaxLength}
+      />
     </InboxShell>
   );
 }

@@ -163,7 +163,11 @@ export function photoOperations(db: SqlClient): PhotoStore {
     },
 
     async photoFile(name) {
-      const [row] = await db.query("SELECT name, content_type, bytes FROM photo_files WHERE name = ?", [name]);
+      // A build update's photos (their renditions' keys start with `build-`) are served under their build page only.
+      const [row] = await db.query(
+        "SELECT name, content_type, bytes FROM photo_files WHERE name = ? AND rendition_key NOT LIKE 'build-%'",
+        [name],
+      );
       return row ? { name: String(row.name), contentType: String(row.content_type), bytes: bytesOf(row.bytes) } : null;
     },
   };

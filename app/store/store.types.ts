@@ -1,3 +1,4 @@
+import type { BuildPageStore } from "~/store/build-pages.types";
 import type { DeletionStore } from "~/store/deletion.types";
 import type { DigestStore } from "~/store/digests.types";
 import type { EnquiryStore } from "~/store/enquiries.types";
@@ -41,4 +42,5 @@ export interface InboxStore
     LoginAlertStore,
     SiteStore,
     PhotoStore,
-    VideoStore {}
+    VideoStore,
+    BuildPageStore {}
