@@ -26,8 +26,8 @@ const guessesOf = (context: AppLoadContext) =>
   context.services.buildGuesses ?? (fallbackGuesses ??= createGuessLimiter({ kind: "memory" }));
 const clientOf = (context: AppLoadContext) => (context.peerAddress ? clientKey(context.peerAddress) : "unknown");
 
-/** The shape of a token: 32 bytes in base64url. Anything else is a miss too (after the same lookup). */
-const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+/** The shape of a token: 32 bytes in hex. Anything else is a miss too (after the same lookup). */
+const tokenPattern = /^[0-9a-f]{64}$/;
 
 export type Lookup =
   { kind: "found"; build: SharedBuild } | { kind: "not-found" } | { kind: "throttled"; retryAfterSeconds: number };

@@ -38,21 +38,18 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { name: "referrer", content: "no-referrer" },
 ];
 
-const tooMany = (retryAfterSeconds: number) =>
-  new Response(words.tooMany, {
-    status: 429,
-    headers: {
-      ...privateHeaders,
-      "Retry-After": String(retryAfterSeconds),
-      "Content-Type": "text/plain; charset=utf-8",
-    },
-  });
+/** A client past its misses: answered 429 whatever it asks for, so a hit cannot be told from a miss. */
+const tooManyHeaders = (retryAfterSeconds: number) => ({ ...privateHeaders, "Retry-After": String(retryAfterSeconds) });
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const token = params.token ?? "";
   const business = context.site.content.business.name;
   const found = await lookUpBuild(token, context);
-  if (found.kind === "throttled") throw tooMany(found.retryAfterSeconds);
+  if (found.kind === "throttled")
+    return data(
+      { kind: "throttled" as const, business },
+      { status: 429, headers: tooManyHeaders(found.retryAfterSeconds) },
+    );
   if (found.kind === "not-found")
     return data({ kind: "not-found" as const, business }, { status: 404, headers: privateHeaders });
   const page = await buildPageData(token, found.build, context);
@@ -63,10 +60,15 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 export async function action({ params, request, context }: ActionFunctionArgs) {
   const token = params.token ?? "";
   const found = await lookUpBuild(token, context);
-  if (found.kind === "throttled") throw tooMany(found.retryAfterSeconds);
-  if (found.kind === "not-found") {
+  if (found.kind !== "found") {
     request.body?.cancel().catch(() => {});
-    return data({ error: null, message: "" }, { status: 404, headers: privateHeaders });
+    return data(
+      { error: null, message: "" },
+      {
+        status: found.kind === "throttled" ? 429 : 404,
+        headers: found.kind === "throttled" ? tooManyHeaders(found.retryAfterSeconds) : privateHeaders,
+      },
+    );
   }
   const outcome = await answerBuild(request, found.build, context);
   if (outcome.kind === "sent")
@@ -86,6 +88,14 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
 export default function BuildPage() {
   const page = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
+  if (page.kind === "throttled")
+    return (
+      <section className="mx-auto max-w-3xl px-4 py-24 text-center sm:px-6">
+        <p role="alert" className="text-lg text-bone-100">
+          {words.tooMany}
+        </p>
+      </section>
+    );
   if (page.kind !== "found") return <NotFound />;
   return (
     <article className="mx-auto max-w-4xl px-4 py-12 sm:px-6 sm:py-16">

@@ -8,7 +8,7 @@ import type { BuildPageLink, BuildPageStore, BuildPhoto, BuildUpdate, SharedBuil
 
 /**
  * The build pages' side of the database (tables `build_pages` and `build_updates`, schema v16). The token is 32 random
- * bytes (base64url): only its SHA-256 is looked up, and its clear copy is kept sealed with SECRETS_KEY (when set) so the
+ * bytes (hex): only its SHA-256 is looked up, and its clear copy is kept sealed with SECRETS_KEY (when set) so the
  * owner can send the link again. Written once over a SqlClient for SQLite and PostgreSQL.
  */
 
@@ -19,7 +19,8 @@ const afterDeliveryMs = buildPageDaysAfterDelivery * 24 * 60 * 60_000;
 /** The renditions of build-update photos: their keys start with this, so /photos/ never serves their files. */
 export const buildRenditionPrefix = "build-";
 
-export const newBuildToken = () => randomBytes(32).toString("base64url");
+/** 256 random bits in lower-case hex: the site's paths are lower case (app/http/canonical-path.ts), so base64url would be redirected. */
+export const newBuildToken = () => randomBytes(32).toString("hex");
 export const hashBuildToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 /** The rendition key of an update's photo (its own shape, around the middle). */
