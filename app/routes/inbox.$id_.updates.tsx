@@ -1,16 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Link, redirect, useActionData } from "@remix-run/react";
+import { data, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import { InboxShell, linkClass } from "~/components/inbox/InboxShell";
 import { UpdateForm } from "~/components/inbox/BuildPageSection";
 import { buildPageCopy } from "~/wording/build-page";
 import { inboxCopy } from "~/wording/inbox";
+import { defaultBodyCap } from "~/http/body-cap";
+import { mediaType } from "~/http/body.server";
+import { readForm } from "~/http/form.server";
+import { problemWords } from "~/photos/problem-words";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { asOperator, type OperatorSession } from "~/owner/gate.server";
 import { postUpdate, updateBodyCap, updateMaxLength, updatePhotosMax } from "~/owner/build-page.server";
 
 /**
  * Post update (multipart: the text and up to six photos) for the enquiry page's Build page section. Done: back to
- * the enquiry (post/redirect/get); refused: the form again with the reason and what was typed.
+ * the enquiry (post/redirect/get); refused: this page, the form again with the reason and what was typed.
  */
 
 export const meta: MetaFunction = () => [
@@ -20,11 +24,13 @@ export const meta: MetaFunction = () => [
 export const headers = inboxHeaders;
 export const bodyCap = updateBodyCap;
 
-/** Nothing to show at this address by itself: the form is on the enquiry page. */
+/** The form by itself (the enquiry page has the same): what a refused post shows again, with its reason. */
 export async function loader(args: LoaderFunctionArgs) {
-  return asOperator(args, async ({ params }) =>
-    redirect(`/inbox/${encodeURIComponent(params.id ?? "")}#build-page`, { headers: privateHeaders }),
-  );
+  return asOperator(args, async ({ params }, { operator, store }) => {
+    const id = params.id ?? "";
+    if (!(await store.getEnquiry(id))) throw new Response(null, { status: 404, headers: privateHeaders });
+    return data({ operator: operator.email, id }, { headers: privateHeaders });
+  });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -33,6 +39,14 @@ export async function action(args: ActionFunctionArgs) {
 
 async function post({ request, params, context }: ActionFunctionArgs, session: OperatorSession) {
   const id = params.id ?? "";
+  // Not the upload form: read under the forms' cap (a plain 413 past it), then refused as the wrong kind of body.
+  if (mediaType(request) !== "multipart/form-data") {
+    await readForm(request, defaultBodyCap);
+    return data(
+      { operator: session.operator.email, id, error: problemWords("notMultipart"), values: { body: "", email: false } },
+      { status: 415, headers: privateHeaders },
+    );
+  }
   const outcome = await postUpdate(request, id, session, context);
   if (outcome.ok)
     return redirect(`/inbox/${encodeURIComponent(id)}?done=build-posted#build-page`, {
@@ -46,18 +60,18 @@ async function post({ request, params, context }: ActionFunctionArgs, session: O
 }
 
 export default function PostUpdate() {
+  const { operator, id } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
-  if (!refused) return null;
   return (
-    <InboxShell operator={refused.operator}>
+    <InboxShell operator={operator}>
       <p>
-        <Link to={`/inbox/${encodeURIComponent(refused.id)}#build-page`} className={linkClass}>
-          {inboxCopy.enquiry.back}
+        <Link to={`/inbox/${encodeURIComponent(id)}#build-page`} className={linkClass}>
+          {buildPageCopy.owner.backToEnquiry}
         </Link>
       </p>
       <UpdateForm
-        enquiryId={refused.id}
-        refused={{ error: refused.error, values: refused.values }}
+        enquiryId={id}
+        refused={refused ? { error: refused.error, values: refused.values } : null}
         photosMax={updatePhotosMax}
         textMax={updateMaxLength}
       />

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { buildTokenColumn, sealerWith, type SecretsSealer } from "~/store/sealed-secrets.server";
 import { time, timeOrNull } from "~/store/rows.server";
 import { insertEvent } from "~/store/statements.server";
-import { transaction, type Row, type SqlClient, type Statement } from "~/store/sql.server";
+import { transaction, type Params, type Row, type SqlClient, type Statement } from "~/store/sql.server";
 import { stages, wonStages, type Stage } from "~/store/pipeline.types";
 import type { BuildPageLink, BuildPageStore, BuildPhoto, BuildUpdate, SharedBuild } from "~/store/build-pages.types";
 
@@ -256,3 +256,47 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
     },
   };
 }
+
+/**
+ * For an erase (app/store/deletion.server.ts): the statements that remove what the build pages of the enquiries
+ * `enquiries` (a sub-select over `params`) left outside their own rows, which go with the enquiry (ON DELETE CASCADE):
+ * the owner's announcements of the customers' answers (their name and words), and the updates' photos (their encoded
+ * files, renditions and, unless another rendition uses it, the upload). Read before the erase's transaction.
+ */
+export async function buildPageErasure(db: SqlClient, enquiries: string, params: Params): Promise<Statement[]> {
+  const rows = await db.query(`SELECT photos FROM build_updates WHERE enquiry_id IN ${enquiries}`, params);
+  const photos = rows.flatMap((row) => photosOf(row.photos));
+  const keys = [...new Set(photos.map((photo) => photo.key))];
+  const uploads = [...new Set(photos.map((photo) => photo.upload))];
+  const list = (values: readonly string[]) => values.map(() => "?").join(", ");
+  return [
+    {
+      sql: `DELETE FROM login_alerts WHERE kind = 'customer-answer' AND EXISTS (
+              SELECT 1 FROM enquiries e WHERE e.id IN ${enquiries}
+              AND login_alerts.detail LIKE '{"enquiryId":"' || e.id || '"%')`,
+      params,
+    },
+    ...(keys.length === 0
+      ? []
+      : [
+          { sql: `DELETE FROM photo_files WHERE rendition_key IN (${list(keys)})`, params: keys },
+          { sql: `DELETE FROM photo_renditions WHERE key IN (${list(keys)})`, params: keys },
+          {
+            sql: `DELETE FROM photo_uploads WHERE id IN (${list(uploads)})
+                  AND NOT EXISTS (SELECT 1 FROM photo_renditions r WHERE r.upload_id = photo_uploads.id)`,
+            params: uploads,
+          },
+        ]),
+  ];
+}
+
+/** The tables an erase of a build page's enquiry changes besides the enquiry's own. */
+export const buildPageErasedTables = [
+  "build_updates",
+  "build_pages",
+  "enquiry_events",
+  "login_alerts",
+  "photo_files",
+  "photo_renditions",
+  "photo_uploads",
+];

@@ -3,6 +3,7 @@ import { transaction, type SqlClient } from "~/store/sql.server";
 import { advisoryLock, erasedAddressHash } from "~/store/statements.server";
 import type { DeletionStore } from "~/store/deletion.types";
 import { log } from "~/log.server";
+import { buildPageErasedTables, buildPageErasure } from "~/store/build-pages.server";
 
 /**
  * What leaves the database: enquiries past their retention (a purge) and everything of one address (an erase), each
@@ -14,7 +15,14 @@ const scrubAttempts = 5;
 const scrubPauseMs = 800;
 
 /** The tables that hold personal data. */
-const personalTables = ["enquiries", "notifications", "activity", "spam_training", "spam_tokens"];
+const personalTables = [
+  "enquiries",
+  "notifications",
+  "activity",
+  "spam_training",
+  "spam_tokens",
+  ...buildPageErasedTables,
+];
 
 export function deletionOperations(db: SqlClient): DeletionStore {
   /**
@@ -42,9 +50,11 @@ export function deletionOperations(db: SqlClient): DeletionStore {
     async purge({ enquiriesBefore, spamBefore }, now = new Date()) {
       const old = `(status <> 'spam' AND received_at < ?) OR (status = 'spam' AND received_at < ?)`;
       const cutoffs = [enquiriesBefore.getTime(), spamBefore.getTime()];
+      const buildPages = await buildPageErasure(db, `(SELECT id FROM enquiries WHERE ${old})`, cutoffs);
       const deleted = await transaction(db, [
         // One purge at a time across instances; a second one waits, then finds nothing left to delete.
         ...advisoryLock(db, "inbox-purge"),
+        ...buildPages,
         // Entries of old enquiries, and any entry past the retention (failed logins with the addresses tried, exports).
         {
           name: "activity",
@@ -83,7 +93,9 @@ export function deletionOperations(db: SqlClient): DeletionStore {
       const key = emailKey(email);
       const hash = (await erasedAddressHash(db))(key);
       const from = "(SELECT id FROM enquiries WHERE email_key = ?)";
+      const buildPages = await buildPageErasure(db, from, [key]);
       const { erased } = await transaction(db, [
+        ...buildPages,
         {
           sql: "INSERT INTO erased_addresses (hash, erased_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
           params: [hash, now.getTime()],

@@ -17,6 +17,7 @@ export const buildPageCopy = {
   stageNames,
   owner: {
     heading: "Build page",
+    backToEnquiry: "Back to the enquiry",
     intro:
       "A private page for the customer: the build's stages and your progress updates. Only someone with the link can open it.",
     notYet: "The build page can be shared from Deposit paid on.",

@@ -263,6 +263,24 @@ describe("an update with a phone photo", () => {
   }, 60_000);
 });
 
+describe("a refused update", () => {
+  it("says why in words and shows the form again with what was typed", async () => {
+    const form = new FormData();
+    form.append("body", "x".repeat(5001));
+    const encoded = new Response(form);
+    const refused = await sendAs(publicUrl, site.url, `/inbox/${enquiryId}/updates`, {
+      method: "POST",
+      cookie,
+      upload: { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! },
+    });
+    expect(refused.status).toBe(400);
+    const html = decoded(refused.text);
+    expect(html).toContain(words.owner.errors.tooLong(5000));
+    expect(html).toContain("x".repeat(5001));
+    expect(sql("SELECT id FROM build_updates WHERE enquiry_id = ?", enquiryId)).toHaveLength(1);
+  });
+});
+
 describe("the customer's answer", () => {
   it("goes into the timeline, makes the enquiry waiting, and is announced to the owner", async () => {
     const page = await send(`/build/${token}`);
