@@ -51,7 +51,7 @@ export async function lookUpBuild(token: string, context: AppLoadContext): Promi
 export interface BuildPageData {
   title: string;
   stage: Stage;
-  stages: { stage: Stage; name: string; at: string }[];
+  stages: { stage: Stage; name: string; at: string | null }[];
   updates: BuildUpdateView[];
   formToken: string;
 }
@@ -69,7 +69,7 @@ export async function buildPageData(
     stages: build.stages.map(({ stage, at }) => ({
       stage,
       name: buildPageCopy.stageNames[stage],
-      at: at.toISOString(),
+      at: at?.toISOString() ?? null,
     })),
     updates: await buildUpdateViews(store, updates, `/build/${token}/photo/`),
     formToken: await formTokenForPage(context.services),

@@ -22,7 +22,7 @@ const words = buildPageCopy.page;
 const privateHeaders = {
   "Cache-Control": "private, no-store",
   "X-Robots-Tag": "noindex, nofollow",
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "same-origin",
 };
 
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders, errorHeaders }) => {
@@ -35,7 +35,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders, errorHe
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { title: page && page.kind === "found" ? words.title(page.business) : notFoundPage.title(page?.business ?? "") },
   { name: "robots", content: "noindex, nofollow" },
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];
 
 /** A client past its misses: answered 429 whatever it asks for, so a hit cannot be told from a miss. */
@@ -115,9 +115,11 @@ export default function BuildPage() {
               aria-current={step.stage === page.stage ? "step" : undefined}
             >
               <p className="font-semibold text-bone-50">{step.name}</p>
-              <p className="mt-1 text-sm text-bone-300">
-                <time dateTime={step.at}>{absoluteTime(new Date(step.at))}</time>
-              </p>
+              {step.at ? (
+                <p className="mt-1 text-sm text-bone-300">
+                  <time dateTime={step.at}>{absoluteTime(new Date(step.at))}</time>
+                </p>
+              ) : null}
             </li>
           ))}
         </ol>

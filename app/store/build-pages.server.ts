@@ -62,16 +62,19 @@ export function reachedStages(
   receivedAt: Date,
   current: Stage,
   changes: readonly { at: Date; to: unknown }[],
-): { stage: Stage; at: Date }[] {
-  const last = new Map<Stage, Date>([["new", receivedAt]]);
+  stageAt: Date | null = null,
+): { stage: Stage; at: Date | null }[] {
+  const last = new Map<Stage, Date | null>([["new", receivedAt]]);
   for (const change of changes) {
     if (shownStages.includes(change.to as Stage)) last.set(change.to as Stage, change.at);
   }
+  // The current stage is always shown: set without a timeline line (by hand, or before the timeline), it is dated by
+  // the enquiry's `stage_at` when there is one.
+  if (current !== "lost" && !last.has(current)) last.set(current, stageAt);
   const upTo = current === "lost" ? -1 : shownStages.indexOf(current);
-  return shownStages.flatMap((stage, index) => {
-    const at = last.get(stage);
-    return at && index <= Math.max(upTo, 0) ? [{ stage, at }] : [];
-  });
+  return shownStages.flatMap((stage, index) =>
+    last.has(stage) && index <= Math.max(upTo, 0) ? [{ stage, at: last.get(stage) ?? null }] : [],
+  );
 }
 
 export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = sealerWith(undefined)): BuildPageStore {
@@ -149,7 +152,7 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
     async sharedBuild(token, now = new Date()) {
       // The same work for every token: one hash, one lookup by the unique index; what follows is decided in memory.
       const [row] = await db.query(
-        `SELECT b.enquiry_id, b.revoked_at, e.name, e.received_at, e.stage, e.delivered_at, e.service, e.about_title
+        `SELECT b.enquiry_id, b.revoked_at, e.name, e.received_at, e.stage, e.stage_at, e.delivered_at, e.service, e.about_title
          FROM build_pages b JOIN enquiries e ON e.id = b.enquiry_id WHERE b.token_hash = ?`,
         [hashBuildToken(token)],
       );
@@ -180,6 +183,7 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
             }
             return { at: time(change.at), to };
           }),
+          timeOrNull(row.stage_at),
         ),
       };
       return shared;

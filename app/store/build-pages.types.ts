@@ -43,8 +43,8 @@ export interface SharedBuild {
   /** The project asked about, or the service; null: none known. */
   title: string | null;
   stage: Stage;
-  /** The stages reached, oldest first: when each was entered (New: when the enquiry arrived). */
-  stages: { stage: Stage; at: Date }[];
+  /** The stages reached, oldest first: when each was entered (New: when the enquiry arrived; null: not known). */
+  stages: { stage: Stage; at: Date | null }[];
 }
 
 /** Why sharing was refused. */

@@ -72,8 +72,9 @@ test("a customer sees their build page and answers, without JavaScript", async (
   mkdirSync(shots, { recursive: true });
   for (const width of [widths.phone, widths.desktop]) {
     await customer.setViewportSize({ width, height: 900 });
-    // The lazy photo is loaded for the shot.
+    // The lazy photo is loaded for the shot, then the page is shot from its top (the header is sticky).
     await photo.scrollIntoViewIfNeeded();
+    await customer.evaluate(() => window.scrollTo(0, 0));
     await customer.screenshot({ path: join(shots, `build-page-${width}.png`), fullPage: true });
     const fits = await customer.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     expect(fits, `the page fits ${width} px`).toBe(true);

@@ -373,3 +373,16 @@ describe("tokens that do not work", () => {
     expect(answer!.headers["cache-control"]).toMatch(/no-store/);
   });
 });
+
+describe("erasing the customer", () => {
+  it("takes the updates' photos and the announcements of their answers with the enquiry", async () => {
+    expect(sql("SELECT name FROM photo_files WHERE rendition_key LIKE 'build-%'").length).toBeGreaterThan(0);
+    const erased = await owner(`/inbox/${enquiryId}/erase`, { method: "POST" });
+    expect(erased.headers.location).toBe("/inbox?erased=1");
+    expect(sql("SELECT name FROM photo_files WHERE rendition_key LIKE 'build-%'")).toHaveLength(0);
+    expect(sql("SELECT key FROM photo_renditions WHERE key LIKE 'build-%'")).toHaveLength(0);
+    expect(sql("SELECT id FROM login_alerts WHERE kind = 'customer-answer'")).toHaveLength(0);
+    expect(sql("SELECT id FROM build_updates WHERE enquiry_id = ?", enquiryId)).toHaveLength(0);
+    expect(sql("SELECT id FROM enquiry_events WHERE enquiry_id = ?", enquiryId)).toHaveLength(0);
+  });
+});
