@@ -195,8 +195,11 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
       const { stored } = await transaction(db, [
         {
           name: "stored",
+          // Typed: PostgreSQL cannot tell a parameter's type from a select list.
           sql: `INSERT INTO build_updates (id, enquiry_id, at, author, body, photos, emailed)
-                SELECT ?, id, ?, ?, ?, ?, ? FROM enquiries WHERE id = ? RETURNING *`,
+                SELECT CAST(? AS TEXT), id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),
+                       CAST(? AS INTEGER)
+                FROM enquiries WHERE id = ? RETURNING *`,
           params: [id, at, author, body, JSON.stringify(photos), emailed ? 1 : 0, enquiryId],
         },
         insertEvent(enquiryId, {
@@ -232,7 +235,8 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
         insertEvent(enquiryId, { at, kind: "customer", actor: "customer", body: text, detail: { via: "build-page" } }),
         {
           sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
-                SELECT ?, ?, 'customer', 'answered on the build page', id, NULL FROM enquiries WHERE id = ?`,
+                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), 'customer', 'answered on the build page', id, NULL
+                FROM enquiries WHERE id = ?`,
           params: [randomUUID(), at, enquiryId],
         },
         // The owner's announcement, sent by the login alerts' sender (kind `customer-answer`): the customer's name
@@ -240,7 +244,9 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
         ...channels.map((channel) => ({
           sql: `INSERT INTO login_alerts
                   (id, channel, operator_email, at, browser, address, kind, detail, state, attempts, next_attempt_at)
-                SELECT ?, ?, name, ?, '', '', 'customer-answer', ?, 'pending', 0, ? FROM enquiries WHERE id = ?`,
+                SELECT CAST(? AS TEXT), CAST(? AS TEXT), name, CAST(? AS BIGINT), '', '', 'customer-answer',
+                       CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT)
+                FROM enquiries WHERE id = ?`,
           params: [alertId, channel, at, JSON.stringify({ enquiryId, text }), at, enquiryId],
         })),
       ]);

@@ -15,6 +15,9 @@ import { sendAs, type Answer } from "../support/site-http";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
+import { postgresAvailable } from "../support/postgres";
+import { sharedPostgres } from "../support/shared-postgres";
+import pg from "pg";
 
 /**
  * The customer's build page through the built server on SQLite, as browsers without JavaScript use it: the owner
@@ -260,6 +263,8 @@ describe("an update with a phone photo", () => {
       expect((await fetch(`${site.url}/photos/${name}`)).status).toBe(404);
       expect((await send(`/build/${"0".repeat(64)}/photo/${name}`)).status).toBe(404);
     }
+    // Not one of the site's photos: the Photos page's library does not list it.
+    expect(decoded((await owner("/inbox/site/photos")).text)).not.toContain("IMG_2041.jpg");
   }, 60_000);
 });
 
@@ -384,5 +389,83 @@ describe("erasing the customer", () => {
     expect(sql("SELECT id FROM login_alerts WHERE kind = 'customer-answer'")).toHaveLength(0);
     expect(sql("SELECT id FROM build_updates WHERE enquiry_id = ?", enquiryId)).toHaveLength(0);
     expect(sql("SELECT id FROM enquiry_events WHERE enquiry_id = ?", enquiryId)).toHaveLength(0);
+  });
+});
+
+describe("the link kept to be shown again", () => {
+  it("is sealed with SECRETS_KEY, opens to the same link, and is looked up by its hash", async () => {
+    const key = new Uint8Array(32).fill(7);
+    const path = join(temp.dir(), "sealed.db");
+    const store = await openInboxStore({ kind: "sqlite", path }, { timeoutMs: 5_000, secretsKey: key });
+    try {
+      const { id } = await store.save({ name: "Wednesday", email: "wednesday@example.com", message: "A cello." }, []);
+      expect(await store.shareBuildPage(id, ann)).toEqual({ ok: false, refusal: "stage" });
+      const db = new DatabaseSync(path, { timeout: 5_000 });
+      try {
+        db.prepare("UPDATE enquiries SET stage = 'building' WHERE id = ?").run(id);
+        const shared = await store.shareBuildPage(id, ann);
+        expect(shared.ok).toBe(true);
+        const link = shared.ok ? shared.link : null;
+        const row = db.prepare("SELECT token_sealed FROM build_pages WHERE enquiry_id = ?").get(id) as {
+          token_sealed: string;
+        };
+        expect(row.token_sealed).toMatch(/^v1:/);
+        expect(row.token_sealed).not.toContain(link!.token);
+        expect((await store.buildPageLink(id))!.token).toBe(link!.token);
+        expect((await store.sharedBuild(link!.token))?.enquiryId).toBe(id);
+        // Shared again while active: the same link.
+        const again = await store.shareBuildPage(id, ann);
+        expect(again.ok && again.link.token).toBe(link!.token);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!postgresAvailable)("on PostgreSQL", () => {
+  it("shares, shows, takes updates and answers, revokes and erases as on SQLite", async () => {
+    const postgres = await sharedPostgres();
+    const url = await postgres.createDatabase();
+    const store = await openInboxStore({ kind: "postgres", url }, { timeoutMs: 10_000 });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { id } = await store.save({ name: "Pugsley", email: "pugsley@example.com", message: "A rocket." }, []);
+      await client.query("UPDATE enquiries SET stage = 'deposit' WHERE id = $1", [id]);
+      await client.query(
+        "INSERT INTO enquiry_events (id, enquiry_id, at, kind, actor, detail) VALUES ($1, $2, $3, 'stage', $4, $5)",
+        [`${id}-deposit`, id, Date.now(), ann, JSON.stringify({ from: "quoted", to: "deposit" })],
+      );
+      const shared = await store.shareBuildPage(id, ann);
+      if (!shared.ok) throw new Error("not shared");
+      const build = await store.sharedBuild(shared.link.token);
+      expect(build?.stages.map((s) => s.stage)).toEqual(["new", "deposit"]);
+      const update = await store.postBuildUpdate(id, {
+        author: ann,
+        body: "Fins on.",
+        photos: [{ upload: "u1", key: "build-k1" }],
+        emailed: true,
+      });
+      expect(update).toMatchObject({ body: "Fins on.", emailed: true, photos: [{ upload: "u1", key: "build-k1" }] });
+      expect(await store.buildUpdates(id)).toHaveLength(1);
+      expect(await store.buildPhotoFile(id, "p-0000000000-480.jpeg")).toBeNull();
+      expect(await store.answerFromBuildPage(id, "Can it fly?", ["email"])).toBe(true);
+      const [alert] = await store.claimLoginAlerts(5);
+      expect(alert).toMatchObject({ kind: "customer-answer", operatorEmail: "Pugsley", channel: "email" });
+      const events = await client.query("SELECT kind FROM enquiry_events WHERE enquiry_id = $1 ORDER BY at", [id]);
+      expect(events.rows.map((row: { kind: string }) => row.kind)).toEqual(
+        expect.arrayContaining(["stage", "build-page", "update", "customer"]),
+      );
+      expect(await store.revokeBuildPage(id, ann)).toBe(true);
+      expect(await store.sharedBuild(shared.link.token)).toBeNull();
+      expect(await store.erase("pugsley@example.com")).toBe(1);
+      expect((await client.query("SELECT id FROM login_alerts")).rows).toHaveLength(0);
+    } finally {
+      await client.end();
+      await store.close();
+    }
   });
 });
