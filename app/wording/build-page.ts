@@ -31,7 +31,7 @@ export const buildPageCopy = {
     revoke: "Revoke",
     updateHeading: "Post update",
     updateText: "What's new",
-    updatePhotos: "Photos (up to 6)",
+    updatePhotos: (max: number) => `Photos (up to ${max})`,
     updateHint: "JPEG, PNG, WebP or AVIF. Location and camera details are removed.",
     emailCustomer: "E-mail the customer",
     post: "Post update",

@@ -42,10 +42,15 @@ test("a customer sees their build page and answers, without JavaScript", async (
 
   await page.getByLabel(words.owner.updateText).fill("The skeleton has its arms. Glowing eyes next!");
   await page
-    .getByLabel(words.owner.updatePhotos)
+    .getByLabel(words.owner.updatePhotos(6))
     .setInputFiles({ name: "IMG_2041.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg() });
   await page.getByRole("button", { name: words.owner.post }).click();
   await expect(page.getByText(words.owner.done.posted!)).toBeVisible();
+  mkdirSync(shots, { recursive: true });
+  for (const width of [widths.phone, widths.desktop]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.locator("#build-page").screenshot({ path: join(shots, `owner-section-${width}.png`) });
+  }
 
   // The customer: another browser, another address, JavaScript off.
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -69,7 +74,6 @@ test("a customer sees their build page and answers, without JavaScript", async (
   await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   expect(await customer.locator("script").count()).toBe(0);
 
-  mkdirSync(shots, { recursive: true });
   for (const width of [widths.phone, widths.desktop]) {
     await customer.setViewportSize({ width, height: 900 });
     // The lazy photo is loaded for the shot, then the page is shot from its top (the header is sticky).

@@ -162,7 +162,7 @@ export function UpdateForm({
         {words.emailCustomer}
       </label>
       <label htmlFor="build-update-photos" className="mt-3 block font-semibold text-bone-50">
-        {words.updatePhotos}
+        {words.updatePhotos(photosMax)}
       </label>
       <input
         id="build-update-photos"
@@ -174,7 +174,7 @@ export function UpdateForm({
         className="mt-1 block w-full text-bone-100"
       />
       <p id="build-update-photos-hint" className="mt-1 text-sm text-bone-300">
-        {words.updateHint} {words.errors.tooManyPhotos(photosMax)}
+        {words.updateHint}
       </p>
       <button type="submit" className={`${buttonClass} mt-4`}>
         {words.post}
