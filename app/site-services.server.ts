@@ -1,6 +1,7 @@
 import type { Config } from "~/config.server";
 import type { Channel } from "~/store/records";
 import type { InboxStore } from "~/store/store.types";
+import type { GuessLimiter } from "~/http/guess-limit.server";
 
 /** An enquiry over a rate limit: the error entry to show (the API's `title`/`detail`) and when to try again. */
 export interface RateLimitRefusal {
@@ -67,6 +68,8 @@ export interface SiteServices {
   wakeVideoEncoder?(): void;
   /** Counts one enquiry for this client (and the site), or refuses it. */
   admit(clientAddress: string | undefined): Promise<RateLimitRefusal | null>;
+  /** Counts misses of the build pages' tokens per client (optional: tests built by hand count in memory). */
+  buildGuesses?: GuessLimiter;
   /** Counts one login for the site-wide login rate: null, or the seconds until one may be checked again. */
   admitLogin(): Promise<number | null>;
   /** Where logins wait for a password hash: a few at once, a short queue. */

@@ -1,5 +1,6 @@
 import { createEnquiryRateLimiter } from "~/enquiry/rate-limit.server";
 import type { RateLimitStore } from "~/http/rate-limit.server";
+import { createGuessLimiter } from "~/http/guess-limit.server";
 import { createLoginHashGate } from "~/owner/hash-gate.server";
 import { LoginRateLimiter } from "~/owner/login-rate.server";
 import type { SiteServices } from "~/site-services.server";
@@ -49,6 +50,7 @@ export function createServices(): SiteServices {
     wakeVideoEncoder,
     admit: (clientAddress) => limiter.take(clientAddress),
     admitLogin: () => logins.take(),
+    buildGuesses: createGuessLimiter(store),
     loginHashes: createLoginHashGate(),
     sitePublished: refreshSite,
     backupStatus: () => backupStatus(),

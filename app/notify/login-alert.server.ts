@@ -45,7 +45,7 @@ export function createLoginAlertRound({
   sender?: () => Sender;
   now?: () => Date;
 }): LoginAlertRound {
-  const facts: AlertFacts = { timeZone, securityUrl: `${publicUrl}/inbox/security` };
+  const facts: AlertFacts = { timeZone, securityUrl: `${publicUrl}/inbox/security`, inboxUrl: `${publicUrl}/inbox` };
   const { senders, close } = channelSenders<NewLoginAlert>(notify, {
     email: (alert, email) => composeLoginAlertEmail(alert, facts, email, now(), sender()),
     webhook: (alert, format) => loginAlertWebhookBody(format, alert, facts),

@@ -1,6 +1,7 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
 import { notificationCopy } from "~/wording/notifications";
 import { securityCopy } from "~/wording/security";
+import { buildPageCopy } from "~/wording/build-page";
 import type { NewLoginAlert } from "~/store/login-alerts.types";
 import { oneLine } from "~/text/safety";
 import { discordEscape, suppressEmbeds } from "~/notify/channels/webhook-formats/discord";
@@ -29,10 +30,43 @@ export interface AlertFacts {
   timeZone: string;
   /** PUBLIC_URL + /inbox/security */
   securityUrl: string;
+  /** PUBLIC_URL + /inbox (a customer's answer links to /inbox/{id}); default: beside securityUrl. */
+  inboxUrl?: string;
+}
+
+const answerWords = buildPageCopy.answerAlert;
+
+/** A customer's answer on the build page: the enquiry's id and the text, from the alert's detail. */
+export function customerAnswerOf(alert: NewLoginAlert): { enquiryId: string; text: string } | null {
+  if (alert.kind !== "customer-answer") return null;
+  try {
+    const detail = JSON.parse(alert.detail ?? "") as { enquiryId?: unknown; text?: unknown };
+    return { enquiryId: String(detail.enquiryId ?? ""), text: String(detail.text ?? "") };
+  } catch {
+    return { enquiryId: "", text: "" };
+  }
+}
+
+const enquiryUrl = (facts: AlertFacts, enquiryId: string) =>
+  `${facts.inboxUrl ?? facts.securityUrl.replace(/\/security$/, "")}/${encodeURIComponent(enquiryId)}`;
+
+/** The announcement's lines: head, the customer's name, their text, the link to the enquiry. Nothing else. */
+function answerLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
+  const answer = customerAnswerOf(alert)!;
+  return [
+    answerWords.head,
+    "",
+    answerWords.intro(escape(oneLine(alert.operatorEmail, 200))),
+    "",
+    escape(answer.text),
+    "",
+    `${answerWords.open} ${enquiryUrl(facts, answer.enquiryId)}`,
+  ];
 }
 
 /** The alert's head (and the e-mail's subject): a new login, or a factor added to the account. */
 export function alertHead(alert: NewLoginAlert): string {
+  if (alert.kind === "customer-answer") return answerWords.head;
   if (alert.kind === "passkey-added") return factorWords.head.passkey;
   if (alert.kind === "codes-added") return factorWords.head.codes;
   return words.head;
@@ -40,6 +74,7 @@ export function alertHead(alert: NewLoginAlert): string {
 
 /** The lines: head, who, when, browser, address, then what to do. Our own words and the link are never escaped. */
 export function alertLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
+  if (alert.kind === "customer-answer") return answerLines(alert, facts, escape);
   const email = escape(oneLine(alert.operatorEmail, 254));
   const factor = alert.kind === "passkey-added" || alert.kind === "codes-added";
   // The passkey's name is whatever the session that added it typed: escaped like any text from outside.
@@ -77,7 +112,10 @@ export function composeLoginAlertEmail(
   return {
     from: { name: config.fromName ?? notificationCopy.fromName(sender.business.name), address: config.from },
     to: config.to,
-    subject: alert.kind === "passkey-added" || alert.kind === "codes-added" ? alertHead(alert) : words.subject,
+    subject:
+      alert.kind === "passkey-added" || alert.kind === "codes-added" || alert.kind === "customer-answer"
+        ? alertHead(alert)
+        : words.subject,
     text: `${lines.join("\n")}\n`,
     date: sentAt,
     // Should a send be repeated (a process died after the server accepted it), mail clients show it once.
@@ -112,10 +150,31 @@ export function loginAlertWebhookBody(format: WebhookFormat, alert: NewLoginAler
           { type: "TextBlock", text: head, weight: "Bolder", size: "Medium", wrap: true },
           { type: "RichTextBlock", inlines: [{ type: "TextRun", text: rest.join("\n") }] },
         ],
-        [{ type: "Action.OpenUrl", title: words.securityButton, url: facts.securityUrl }],
+        [
+          customerAnswerOf(alert)
+            ? {
+                type: "Action.OpenUrl",
+                title: answerWords.button,
+                url: enquiryUrl(facts, customerAnswerOf(alert)!.enquiryId),
+              }
+            : { type: "Action.OpenUrl", title: words.securityButton, url: facts.securityUrl },
+        ],
       );
     }
-    case "json":
+    case "json": {
+      const answer = customerAnswerOf(alert);
+      if (answer)
+        return {
+          text: text(alert, facts, slackEscape),
+          content: text(alert, facts, (words) => words),
+          allowed_mentions: { parse: [] as string[] },
+          customerAnswer: {
+            name: alert.operatorEmail,
+            text: answer.text,
+            at: alert.at.toISOString(),
+            enquiryUrl: enquiryUrl(facts, answer.enquiryId),
+          },
+        };
       return {
         text: text(alert, facts, slackEscape),
         content: text(alert, facts, (words) => words),
@@ -129,5 +188,6 @@ export function loginAlertWebhookBody(format: WebhookFormat, alert: NewLoginAler
           securityUrl: facts.securityUrl,
         },
       };
+    }
   }
 }

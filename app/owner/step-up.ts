@@ -3,7 +3,7 @@
  * the code page goes back to (`next`), so the page can say what happens after the code (app/owner/gate.server.ts
  * requireRecentFactor builds the address; the pages below choose `next`).
  */
-export type StepUpReason = "erase" | "publish" | "restore" | "export" | "figures" | "security";
+export type StepUpReason = "erase" | "publish" | "restore" | "export" | "figures" | "security" | "build-page";
 
 /** Where each step-up sends the owner back to, once the code is accepted. */
 export const stepUpReturn = {
@@ -19,6 +19,8 @@ export const stepUpReturn = {
   /** The Figures page of the year whose CSV was asked for: Download CSV is pressed again there. */
   figures: (year: string | null) =>
     year !== null && /^\d{4}$/.test(year) ? `/inbox/figures?year=${year}` : "/inbox/figures",
+  /** The enquiry page's build page section: the owner presses Share build page (or Revoke) again. */
+  buildPage: (enquiryId: string) => `/inbox/${encodeURIComponent(enquiryId)}?build=again#build-page`,
 } as const;
 
 export function stepUpReason(next: string): StepUpReason | null {
@@ -30,5 +32,6 @@ export function stepUpReason(next: string): StepUpReason | null {
   if (path === "/inbox/figures") return "figures";
   // Adding or removing a factor, new recovery codes (the Security page).
   if (path === "/inbox/security") return "security";
+  if (/^\/inbox\/[^/]+$/.test(path) && /[?&]build=again(?:&|#|$)/.test(next)) return "build-page";
   return null;
 }

@@ -24,6 +24,14 @@ import { replyBodyCap, replyPanel, sendReply } from "~/owner/replies.server";
 import { ReplyPanel } from "~/components/inbox/replies/ReplyForm";
 import { ReminderForm } from "~/components/inbox/ReminderForm";
 import { isReminderIntent, reminderAction, remindersShown } from "~/owner/reminders.server";
+import { BuildPageSection } from "~/components/inbox/BuildPageSection";
+import {
+  buildPageAction,
+  buildPageSection,
+  isBuildIntent,
+  updateMaxLength,
+  updatePhotosMax,
+} from "~/owner/build-page.server";
 
 export const meta: MetaFunction = () => [
   { title: `${inboxCopy.enquiry.title} | ${inboxCopy.title}` },
@@ -62,6 +70,10 @@ async function showEnquiry({ request, params, context }: LoaderFunctionArgs, { o
       now: new Date(),
       done: new URL(request.url).searchParams.get("done"),
       reminders: await remindersShown(store, id, context.services.config),
+      build: await buildPageSection(store, id, enquiry.commission.stage, {
+        publicUrl: context.services.config.publicUrl,
+        canEmail: Boolean(context.services.config.notify?.email),
+      }),
     }),
     { headers: privateHeaders },
   );
@@ -75,7 +87,8 @@ export async function action(args: ActionFunctionArgs) {
   return asOperator(args, changeEnquiry);
 }
 
-async function changeEnquiry({ request, params, context }: ActionFunctionArgs, { operator, store }: OperatorSession) {
+async function changeEnquiry({ request, params, context }: ActionFunctionArgs, session: OperatorSession) {
+  const { operator, store } = session;
   const id = params.id ?? "";
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -108,6 +121,12 @@ async function changeEnquiry({ request, params, context }: ActionFunctionArgs, {
   }
   if (intent === "reply")
     return sendReply(form, { enquiryId: id, actor: operator.email, store, services: context.services });
+  if (isBuildIntent(intent)) {
+    const answer = await buildPageAction(intent, id, session);
+    if ("notFound" in answer) throw notFound();
+    if ("error" in answer) return data({ error: answer.error }, { status: answer.status, headers: privateHeaders });
+    return redirect(`/inbox/${encodeURIComponent(id)}?done=${answer.done}#build-page`, { headers: privateHeaders });
+  }
   if (intent === "resend") {
     const channel = String(form.get("channel") ?? "");
     if (!(channels as readonly string[]).includes(channel))
@@ -151,9 +170,10 @@ function SpamVerdict({
 }
 
 export default function InboxEnquiry() {
-  const { operator, enquiry, timeline, currency, services, about, resendable, replies, reminders, now, done } =
+  const { operator, enquiry, timeline, currency, services, about, resendable, replies, reminders, build, now, done } =
     useLoaderData<typeof loader>();
   const refused = useActionData<PipelineRefusal>();
+  const refusal = useActionData<typeof action>();
   const handled = enquiry.status === "handled";
   const spam = enquiry.status === "spam";
   const receivedAt = new Date(enquiry.receivedAt);
@@ -174,7 +194,7 @@ export default function InboxEnquiry() {
         </Link>
       </p>
       <div className="mt-4">
-        <Notice>{done ? inboxCopy.enquiry.done[done] : null}</Notice>
+        <Notice>{done && !done.startsWith("build-") ? inboxCopy.enquiry.done[done] : null}</Notice>
       </div>
       <article className="rounded-xl border border-night-600 bg-night-800/70 p-5 sm:p-6">
         <header>
@@ -308,6 +328,14 @@ export default function InboxEnquiry() {
           })}
         </ul>
       </section>
+      <BuildPageSection
+        enquiryId={enquiry.id}
+        {...build}
+        done={done}
+        error={refusal && "error" in refusal ? refusal.error : null}
+        photosMax={updatePhotosMax}
+        textMax={updateMaxLength}
+      />
     </InboxShell>
   );
 }

@@ -3,6 +3,7 @@ import { transaction, type Params, type SqlClient, type Step } from "~/store/sql
 import { advisoryLock, erasedAddressHash } from "~/store/statements.server";
 import type { DeletionStore } from "~/store/deletion.types";
 import { log } from "~/log.server";
+import { buildPageErasedTables, buildPageErasure } from "~/store/build-pages.server";
 
 /**
  * What leaves the database: enquiries past their retention (a purge) and everything of one address (an erase), each
@@ -23,11 +24,9 @@ const personalTables = [
   "activity",
   "spam_training",
   "spam_tokens",
-  "enquiry_events",
   "outgoing_mail",
   "reminders",
-  "build_pages",
-  "build_updates",
+  ...buildPageErasedTables,
 ];
 
 /**
@@ -71,9 +70,11 @@ export function deletionOperations(db: SqlClient): DeletionStore {
     async purge({ enquiriesBefore, spamBefore }, now = new Date()) {
       const old = `(status <> 'spam' AND received_at < ?) OR (status = 'spam' AND received_at < ?)`;
       const cutoffs = [enquiriesBefore.getTime(), spamBefore.getTime()];
+      const buildPages = await buildPageErasure(db, `(SELECT id FROM enquiries WHERE ${old})`, cutoffs);
       const deleted = await transaction(db, [
         // One purge at a time across instances; a second one waits, then finds nothing left to delete.
         ...advisoryLock(db, "inbox-purge"),
+        ...buildPages,
         // Entries of old enquiries, and any entry past the retention (failed logins with the addresses tried, exports).
         {
           name: "activity",
@@ -113,7 +114,9 @@ export function deletionOperations(db: SqlClient): DeletionStore {
       const key = emailKey(email);
       const hash = (await erasedAddressHash(db))(key);
       const from = "(SELECT id FROM enquiries WHERE email_key = ?)";
+      const buildPages = await buildPageErasure(db, from, [key]);
       const { erased } = await transaction(db, [
+        ...buildPages,
         {
           sql: "INSERT INTO erased_addresses (hash, erased_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
           params: [hash, now.getTime()],

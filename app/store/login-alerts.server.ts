@@ -15,7 +15,7 @@ export const loginAlertLeaseMs = 30_000;
 /** Settled alerts (sent or failed) are forgotten after this long: they hold an operator's address and browser. */
 const keptMs = 30 * 24 * 60 * 60_000;
 
-const alertKinds: readonly LoginAlertKind[] = ["login", "passkey-added", "codes-added"];
+const alertKinds: readonly LoginAlertKind[] = ["login", "passkey-added", "codes-added", "customer-answer"];
 const alertKind = (value: unknown): LoginAlertKind =>
   alertKinds.includes(value as LoginAlertKind) ? (value as LoginAlertKind) : "login";
 

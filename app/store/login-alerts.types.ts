@@ -21,7 +21,11 @@ export interface NewLoginAlert {
   detail?: string | null;
 }
 
-export type LoginAlertKind = "login" | "passkey-added" | "codes-added";
+/**
+ * `customer-answer`: a customer answered on the build page (app/store/build-pages.server.ts queues it); its
+ * `operatorEmail` holds the customer's name and `detail` the JSON {enquiryId, text}: nothing more is announced.
+ */
+export type LoginAlertKind = "login" | "passkey-added" | "codes-added" | "customer-answer";
 
 export interface ClaimedLoginAlert extends NewLoginAlert {
   channel: Channel;

@@ -55,9 +55,15 @@ export function photoOperations(db: SqlClient): PhotoStore {
     },
 
     async listUploads() {
-      return (await db.query(`SELECT ${uploadColumns} FROM photo_uploads ORDER BY uploaded_at DESC, id`)).map(
-        uploadFrom,
-      );
+      // A customer's build-update photos (renditions keyed `build-…` only) are not the site's: left out of its library.
+      return (
+        await db.query(
+          `SELECT ${uploadColumns} FROM photo_uploads u
+           WHERE NOT EXISTS (SELECT 1 FROM photo_renditions r WHERE r.upload_id = u.id AND r.key LIKE 'build-%')
+              OR EXISTS (SELECT 1 FROM photo_renditions r WHERE r.upload_id = u.id AND r.key NOT LIKE 'build-%')
+           ORDER BY uploaded_at DESC, id`,
+        )
+      ).map(uploadFrom);
     },
 
     async getUpload(id) {
@@ -163,7 +169,11 @@ export function photoOperations(db: SqlClient): PhotoStore {
     },
 
     async photoFile(name) {
-      const [row] = await db.query("SELECT name, content_type, bytes FROM photo_files WHERE name = ?", [name]);
+      // A build update's photos (their renditions' keys start with `build-`) are served under their build page only.
+      const [row] = await db.query(
+        "SELECT name, content_type, bytes FROM photo_files WHERE name = ? AND rendition_key NOT LIKE 'build-%'",
+        [name],
+      );
       return row ? { name: String(row.name), contentType: String(row.content_type), bytes: bytesOf(row.bytes) } : null;
     },
   };

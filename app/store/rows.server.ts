@@ -29,7 +29,7 @@ import {
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
 export const time = (value: unknown) => new Date(Number(value));
-const timeOrNull = (value: unknown) => (value === null || value === undefined ? null : time(value));
+export const timeOrNull = (value: unknown) => (value === null || value === undefined ? null : time(value));
 const textOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
 export function enquiryFrom(row: Row): StoredEnquiry {

@@ -9,7 +9,11 @@ import type { Row, SqlClient } from "~/store/sql.server";
  */
 
 /** Every stored value a thief could log in with (passwords and recovery codes are hashes; passkeys are public keys). */
-export const sealedColumns = [{ table: "totp_factors", column: "secret", id: "operator_id" }] as const;
+export const sealedColumns = [
+  { table: "totp_factors", column: "secret", id: "operator_id" },
+  // A build page's token, kept so the owner can send the link again (looked up by its hash, never by this).
+  { table: "build_pages", column: "token_sealed", id: "enquiry_id" },
+] as const;
 
 type SealedColumn = (typeof sealedColumns)[number];
 
@@ -171,10 +175,15 @@ export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | u
   });
   if (lost.length === 0) return 0;
   await db.transaction(
-    lost.flatMap(({ rowId, stored }) => [
-      { sql: "DELETE FROM totp_factors WHERE operator_id = ? AND secret = ?", params: [rowId, stored] },
-      { sql: "DELETE FROM recovery_codes WHERE operator_id = ?", params: [rowId] },
-    ]),
+    lost.flatMap(({ where, rowId, stored }) =>
+      where.table === "build_pages"
+        ? // The link cannot be shown again: the page is revoked (the owner shares a new one).
+          [{ sql: "DELETE FROM build_pages WHERE enquiry_id = ? AND token_sealed = ?", params: [rowId, stored] }]
+        : [
+            { sql: "DELETE FROM totp_factors WHERE operator_id = ? AND secret = ?", params: [rowId, stored] },
+            { sql: "DELETE FROM recovery_codes WHERE operator_id = ?", params: [rowId] },
+          ],
+    ),
   );
   return lost.length;
 }
@@ -191,3 +200,4 @@ export const sealerWith = (key: Uint8Array | undefined): SecretsSealer => ({
 });
 
 export const totpSecretColumn = sealedColumns[0];
+export const buildTokenColumn = sealedColumns[1];

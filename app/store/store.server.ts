@@ -26,6 +26,7 @@ import { openSqlite } from "~/store/sqlite.server";
 import type { DatabaseLocation, InboxStore } from "~/store/store.types";
 import { v1Operations } from "~/store/v1.server";
 import { videoOperations } from "~/store/videos.server";
+import { buildPageOperations } from "~/store/build-pages.server";
 
 /**
  * The InboxStore: the database at `location` opened (SQLite or PostgreSQL), migrated, and each module's operations
@@ -115,6 +116,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...outgoingMailOperations(db),
     ...reminderOperations(db),
     ...figuresOperations(db),
+    ...buildPageOperations(db, sealerWith(secretsKey)),
     ping: () => db.probe(),
     close: () => db.close(),
   };

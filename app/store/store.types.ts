@@ -1,3 +1,4 @@
+import type { BuildPageStore } from "~/store/build-pages.types";
 import type { DeletionStore } from "~/store/deletion.types";
 import type { DigestStore } from "~/store/digests.types";
 import type { EnquiryStore } from "~/store/enquiries.types";
@@ -49,4 +50,5 @@ export interface InboxStore
     PipelineStore,
     OutgoingMailStore,
     ReminderStore,
-    FiguresStore {}
+    FiguresStore,
+    BuildPageStore {}

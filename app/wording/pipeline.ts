@@ -89,6 +89,8 @@ export const pipelineCopy = {
             ? `Reminder for ${dueOn} sent`
             : `Reminder set for ${dueOn}`,
     "build-page": "Build page",
+    buildPageLine: (action: string) =>
+      action === "revoked" ? "Build page revoked: its address no longer opens" : "Build page shared with the customer",
     by: (actor: string) => `by ${actor}`,
     fields: {
       lostReason: "reason",

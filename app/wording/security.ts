@@ -131,6 +131,7 @@ export const securityCopy = {
       export: "After the code you come back to the list: press Download CSV again to download the enquiries.",
       figures: "After the code you come back to the Figures page: press Download CSV again to download the figures.",
       security: "After the code you come back to the Security page: press the button again.",
+      "build-page": "After the code you come back to the enquiry: press Share build page (or Revoke) again.",
     },
   },
   /** The Security page's sessions: where the operator is logged in. */

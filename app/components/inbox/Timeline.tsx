@@ -38,7 +38,9 @@ function EventLine({ event, currency }: { event: TimelineEvent; currency: string
       ? `${words.stage(stageName(detail.from), stageName(detail.to))}${fields ? ` (${fields})` : ""}`
       : event.kind === "reminder" && typeof detail.dueOn === "string"
         ? words.reminderLine(String(detail.action ?? ""), detail.dueOn)
-        : words[event.kind];
+        : event.kind === "build-page"
+          ? words.buildPageLine(String(detail.action ?? ""))
+          : words[event.kind];
   const at = new Date(event.at);
   return (
     <li className="border-l-2 border-night-600 pb-4 pl-4">
