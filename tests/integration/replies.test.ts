@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
+import { simpleParser } from "mailparser";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config/database.server";
@@ -183,6 +184,14 @@ describe("replying from the inbox (SQLite)", () => {
     const later = both.find((mail) => header(mail, "message-id") !== firstId)!;
     expect(header(later, "in-reply-to")).toBe(firstId);
     expect(header(later, "references")).toBe(`${notification} ${firstId}`);
+    // As a mail program reads it (mailparser): a thread of three, the text as the owner wrote it.
+    const parsed = await simpleParser(later.raw);
+    expect(parsed.messageId).not.toBe(firstId);
+    expect(parsed.inReplyTo).toBe(firstId);
+    expect(parsed.references).toEqual([notification, firstId]);
+    expect(parsed.from?.value).toEqual([{ address: "site@grimforge.example", name: "Hollow Hill Haunts" }]);
+    expect(parsed.replyTo?.value).toEqual([{ address: "shop@hollowhill.example", name: "" }]);
+    expect(parsed.text).toContain("One more thing: it can be ready by October.");
 
     // One stage change (New → Replied) and two reply lines on the timeline; the activity says so once.
     const db = new DatabaseSync(databasePath, { readOnly: true });
