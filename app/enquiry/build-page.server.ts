@@ -110,21 +110,25 @@ export async function answerBuild(
   if ([...message].length > answerMaxLength) return refused(400, words.answerTooLong(answerMaxLength), message);
   try {
     const store = services.inbox();
+    // Counted first, as the contact form counts every enquiry, spam or not.
+    const refusal = await services.admit(context.clientAddress);
+    if (refusal) return refused(429, refusal.error.detail, message, refusal.retryAfterSeconds);
+    let spam: string[] | undefined;
     if (services.config.spam?.filter ?? true) {
       const formToken = await formTokenProblem(store, form.get(formTokenField));
       const honeypot = String(form.get(honeypotField) ?? "");
       const signals = { name: build.customerName, email: "", message, honeypot, formToken };
       const judgement = judgeEnquiry(signals, await store.spamCounts(spamFeatures(signals)));
-      // Spam (a bot's behaviour, or words the owner taught it): told the usual thank-you, so a bot learns nothing.
+      // Spam (a bot's behaviour, or words the owner taught it): kept aside in the timeline, announced to nobody, and
+      // the sender told the usual thank-you, so a bot learns nothing.
       if (judgement.verdict === "spam") {
-        log.info(`build page: an answer was taken for spam (${judgement.reasons.join("; ")})`);
-        return { kind: "sent" };
+        log.info(`build page: an answer was kept aside as spam (${judgement.reasons.join("; ")})`);
+        spam = judgement.reasons;
       }
     }
-    const refusal = await services.admit(context.clientAddress);
-    if (refusal) return refused(429, refusal.error.detail, message, refusal.retryAfterSeconds);
-    const channels = services.channels();
-    if (!(await store.answerFromBuildPage(build.enquiryId, message, channels))) return refused(404, words.notStored);
+    const channels = spam ? [] : services.channels();
+    if (!(await store.answerFromBuildPage(build.enquiryId, message, channels, new Date(), spam)))
+      return refused(404, words.notStored);
     if (channels.length > 0) services.wakeLoginAlerts?.();
     return { kind: "sent" };
   } catch (error) {

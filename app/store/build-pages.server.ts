@@ -227,9 +227,32 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
 
     buildUpdates: updatesOf,
 
-    async answerFromBuildPage(enquiryId, text, channels, now = new Date()) {
+    async answerFromBuildPage(enquiryId, text, channels, now = new Date(), spam) {
       const at = now.getTime();
       const alertId = randomUUID();
+      const line = insertEvent(enquiryId, {
+        at,
+        kind: "customer",
+        actor: "customer",
+        body: text,
+        detail: { via: "build-page", ...(spam ? { spam } : {}) },
+      });
+      const logged = (action: string) => ({
+        sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
+              SELECT CAST(? AS TEXT), CAST(? AS BIGINT), 'customer', CAST(? AS TEXT), id, NULL
+              FROM enquiries WHERE id = ?`,
+        params: [randomUUID(), at, action, enquiryId],
+      });
+      // Judged spam: kept in the timeline for the owner to read, marked, but nobody is told and nothing waits (a real
+      // customer's words are never thrown away on a filter's say-so).
+      if (spam) {
+        const { found } = await transaction(db, [
+          { name: "found", sql: "SELECT id FROM enquiries WHERE id = ?", params: [enquiryId] },
+          line,
+          logged("answered on the build page (kept aside as spam)"),
+        ]);
+        return (found ?? []).length === 1;
+      }
       const { answered } = await transaction(db, [
         {
           name: "answered",
@@ -238,13 +261,8 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
                 WHERE id = ? RETURNING id, name`,
           params: [at, enquiryId],
         },
-        insertEvent(enquiryId, { at, kind: "customer", actor: "customer", body: text, detail: { via: "build-page" } }),
-        {
-          sql: `INSERT INTO activity (id, at, actor, action, enquiry_id, detail)
-                SELECT CAST(? AS TEXT), CAST(? AS BIGINT), 'customer', 'answered on the build page', id, NULL
-                FROM enquiries WHERE id = ?`,
-          params: [randomUUID(), at, enquiryId],
-        },
+        line,
+        logged("answered on the build page"),
         // The owner's announcement, sent by the login alerts' sender (kind `customer-answer`): the customer's name
         // (read from the enquiry in the statement), the enquiry's id for the link, and the text; nothing else.
         ...channels.map((channel) => ({

@@ -90,7 +90,14 @@ export interface BuildPageStore {
    * The customer's answer from the page: a timeline line (kind `customer`), `customer_at` set (the enquiry is waiting),
    * an activity row, and the owner's announcement queued per channel; false when the enquiry is gone.
    */
-  answerFromBuildPage(enquiryId: string, text: string, channels: readonly Channel[], now?: Date): Promise<boolean>;
+  answerFromBuildPage(
+    enquiryId: string,
+    text: string,
+    channels: readonly Channel[],
+    now?: Date,
+    /** The spam filter's reasons when it judged the answer spam: kept in the timeline, marked, announced to nobody. */
+    spam?: readonly string[],
+  ): Promise<boolean>;
   /** An encoded file of one of the enquiry's update photos, or null (any other file, even one that exists). */
   buildPhotoFile(
     enquiryId: string,

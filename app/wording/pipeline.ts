@@ -78,6 +78,8 @@ export const pipelineCopy = {
     note: "Note",
     reply: "Reply sent",
     customer: "The customer answered",
+    customerSpam: (reasons: string) =>
+      `An answer on the build page, kept aside as spam (nobody was told; what weighed most: ${reasons})`,
     update: "Progress update posted",
     reminder: "Reminder",
     reminderLine: (action: string, dueOn: string) =>

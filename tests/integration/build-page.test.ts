@@ -34,6 +34,15 @@ const password = "a coffin full of moonlit bats";
 const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
 const words = buildPageCopy;
+/** A stage change that carries nothing but its stage. */
+const noChange = {
+  lostReason: null,
+  quoteAmount: null,
+  quoteValidUntil: null,
+  depositAmount: null,
+  neededBy: null,
+  service: null,
+};
 
 let site: SiteServer;
 let sink: SmtpSink;
@@ -490,6 +499,64 @@ describe.skipIf(!postgresAvailable)("on PostgreSQL", () => {
     } finally {
       await client.end();
       await store.close();
+    }
+  });
+});
+
+describe("the customer's answer with the spam filter on (the product's default)", () => {
+  it("keeps one the filter takes for spam in the timeline, marked, announced to nobody and not waiting", async () => {
+    const path = join(temp.dir(), "filtered.db");
+    const store = await openInboxStore({ kind: "sqlite", path }, { timeoutMs: 5_000 });
+    let id: string;
+    let link: string;
+    try {
+      id = (await store.save({ name: "Wednesday", email: "wed@example.com", message: "A guillotine." }, [])).id;
+      expect((await store.saveStage(id, { ...noChange, stage: "deposit", depositAmount: 100 }, 0, ann)).outcome).toBe(
+        "saved",
+      );
+      const shared = await store.shareBuildPage(id, ann);
+      if (!shared.ok) throw new Error("not shared");
+      link = `/build/${shared.link.token}`;
+    } finally {
+      await store.close();
+    }
+    const filtered = await startSite({
+      API_HOST: "",
+      DATABASE_URL: `file:${path}`,
+      PUBLIC_URL: publicUrl,
+      SPAM_FILTER: "on",
+    });
+    try {
+      const page = await sendAs(publicUrl, filtered.url, link);
+      const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+      // A bot fills the hidden field: it is thanked as anyone is.
+      const answered = await sendAs(publicUrl, filtered.url, link, {
+        method: "POST",
+        body: {
+          message: "Cheap watches at example.com",
+          form_token: formToken,
+          company_website: "http://spam.example",
+        },
+      });
+      expect(answered.status).toBe(303);
+      const check = new DatabaseSync(path, { readOnly: true });
+      try {
+        const lines = check
+          .prepare("SELECT body, detail FROM enquiry_events WHERE enquiry_id = ? AND kind = 'customer'")
+          .all(id) as { body: string; detail: string }[];
+        expect(lines).toHaveLength(1);
+        expect(lines[0]!.body).toBe("Cheap watches at example.com");
+        expect(JSON.parse(lines[0]!.detail)).toMatchObject({ via: "build-page", spam: expect.any(Array) });
+        const row = check.prepare("SELECT customer_at FROM enquiries WHERE id = ?").get(id) as {
+          customer_at: number | null;
+        };
+        expect(row.customer_at).toBeNull();
+        expect(check.prepare("SELECT id FROM login_alerts WHERE kind = 'customer-answer'").all()).toEqual([]);
+      } finally {
+        check.close();
+      }
+    } finally {
+      await filtered.stop();
     }
   });
 });

@@ -40,7 +40,9 @@ function EventLine({ event, currency }: { event: TimelineEvent; currency: string
         ? words.reminderLine(String(detail.action ?? ""), detail.dueOn)
         : event.kind === "build-page"
           ? words.buildPageLine(String(detail.action ?? ""))
-          : words[event.kind];
+          : event.kind === "customer" && Array.isArray(detail.spam)
+            ? words.customerSpam(detail.spam.map(String).join("; "))
+            : words[event.kind];
   const at = new Date(event.at);
   return (
     <li className="border-l-2 border-night-600 pb-4 pl-4">
