@@ -269,6 +269,7 @@ export default function InboxEnquiry() {
         receivedAt={receivedAt}
         events={timeline.map((event) => ({ ...event, at: new Date(event.at) }))}
         currency={currency}
+        mails={Object.fromEntries(replies.mails.map((mail) => [mail.id, mail.state]))}
       >
         <NoteForm refusal={refused?.form === "note" ? refused : null} />
       </Timeline>

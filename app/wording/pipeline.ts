@@ -76,7 +76,13 @@ export const pipelineCopy = {
     received: "Enquiry received",
     stage: (from: string, to: string) => (from === to ? `${to}: details changed` : `Stage ${from} → ${to}`),
     note: "Note",
-    reply: "Reply sent",
+    reply: "Reply",
+    replyLine: (state: string) =>
+      state === "sent"
+        ? "Reply sent"
+        : state === "failed"
+          ? "Reply not delivered (see Replies below)"
+          : "Reply stored, being sent",
     customer: "The customer answered",
     customerSpam: (reasons: string) =>
       `An answer on the build page, kept aside as spam (nobody was told; what weighed most: ${reasons})`,

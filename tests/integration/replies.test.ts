@@ -170,6 +170,8 @@ describe("replying from the inbox (SQLite)", () => {
     expect(shown).toContain(repliesCopy.done);
     expect(shown).toContain("A talking skull is about $400.");
     expect(shown).toMatch(/data-mail-state="sent"/);
+    // The timeline's line says how the reply's delivery went.
+    expect(/<section aria-labelledby="timeline"[\s\S]*?<\/ol>/.exec(shown)![0]).toContain("Reply sent");
 
     // The second: its subject starts from the first's; it answers the first and references the whole chain.
     expect(shown).toContain('value="Re: Your enquiry to Hollow Hill Haunts"');

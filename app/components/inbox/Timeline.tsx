@@ -29,8 +29,11 @@ function changedFields(detail: Record<string, unknown>, currency: string): strin
     .join(", ");
 }
 
+/** A reply's delivery as the customer-mail outbox has it (by the mail's id). */
+export type MailStates = Readonly<Record<string, "pending" | "sent" | "failed">>;
+
 /** What one line says, by its kind; the text a person wrote (a note, a reply, the customer's answer) under it. */
-function EventLine({ event, currency }: { event: TimelineEvent; currency: string }) {
+function EventLine({ event, currency, mails }: { event: TimelineEvent; currency: string; mails: MailStates }) {
   const detail = event.detail ?? {};
   const fields = event.kind === "stage" ? changedFields(detail, currency) : "";
   const heading =
@@ -42,7 +45,9 @@ function EventLine({ event, currency }: { event: TimelineEvent; currency: string
           ? words.buildPageLine(String(detail.action ?? ""))
           : event.kind === "customer" && Array.isArray(detail.spam)
             ? words.customerSpam(detail.spam.map(String).join("; "))
-            : words[event.kind];
+            : event.kind === "reply"
+              ? words.replyLine(mails[String(detail.mailId)] ?? "pending")
+              : words[event.kind];
   const at = new Date(event.at);
   return (
     <li className="border-l-2 border-night-600 pb-4 pl-4">
@@ -66,11 +71,14 @@ export function Timeline({
   receivedAt,
   events,
   currency,
+  mails = {},
   children,
 }: {
   receivedAt: Date;
   events: TimelineEvent[];
   currency: string;
+  /** The replies' delivery, shown on their lines. */
+  mails?: MailStates;
   /** Forms that add to it (a note), under the lines. */
   children?: ReactNode;
 }) {
@@ -87,7 +95,7 @@ export function Timeline({
           <p className="font-medium text-bone-50">{words.received}</p>
         </li>
         {events.map((event) => (
-          <EventLine key={event.id} event={event} currency={currency} />
+          <EventLine key={event.id} event={event} currency={currency} mails={mails} />
         ))}
       </ol>
       {children}
