@@ -13,8 +13,8 @@ import { log as logger } from "~/log.server";
  * is (`now`, injected by the tests): claim the due reminders under a lease (one instance gets each), send each as one
  * message on every configured channel, and settle it: sent once every channel took it, else retried later with the
  * outbox's backoff for a day after it came due, or failed. Only the holder of a claim settles it, so a reminder goes
- * out once across instances and restarts. A retry sends on every channel again; the e-mail keeps its Message-ID, so a
- * mail client shows a repeat once.
+ * out once across instances and restarts. Each channel that takes it is recorded at once: a retry after another
+ * channel failed goes to the channels still owed, never twice to one.
  */
 
 /** Reminders claimed in one round at most. */
@@ -54,22 +54,26 @@ export function createReminderRound({
     // Given up before the lease ends, so the claim is settled by its holder or by nobody.
     const budget = claim.claimUntil.getTime() - now.getTime() - 3_000;
     const sendSignal = AbortSignal.any([signal, AbortSignal.timeout(Math.max(budget, 1))]);
-    const channels = [...senders.keys()];
+    const configured = [...senders.keys()];
+    const channels = configured.filter((channel) => !claim.sentChannels.includes(channel));
     const failures = (
       await Promise.all(
         channels.map(async (channel): Promise<{ channel: Channel; error: unknown } | null> => {
           try {
             await senders.get(channel)!(claim, sendSignal);
-            return null;
           } catch (error) {
             return { channel, error: error ?? new Error("send failed") };
           }
+          // Recorded before the others settle: should this process die now, no holder sends it there again.
+          await store.markReminderChannelSent(claim, channel);
+          return null;
         }),
       )
     ).filter((failure) => failure !== null);
     // Stopping aborted a send: its lease runs out and the next holder sends it.
     if (failures.length > 0 && signal.aborted) return;
-    const failure = channels.length === 0 ? new Error("no channel is configured in this process") : failures[0]?.error;
+    const failure =
+      configured.length === 0 ? new Error("no channel is configured in this process") : failures[0]?.error;
     const settled = await settleSend(
       failure,
       { attempts: claim.attempts, since: claim.dueAt, now },

@@ -175,4 +175,10 @@ export const migrations14To18: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // A reminder's channels that have taken it (a comma list): a retry after one channel failed goes to the others
+    // only, so no channel gets the same reminder twice. NULL: none yet.
+    version: 17,
+    statements: ["ALTER TABLE reminders ADD COLUMN sent_channels TEXT"],
+  },
 ];

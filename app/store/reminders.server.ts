@@ -1,3 +1,4 @@
+import type { Channel } from "~/store/records";
 import { randomUUID } from "node:crypto";
 import { time } from "~/store/rows.server";
 import { insertEvent, lockEnquiry } from "~/store/statements.server";
@@ -114,7 +115,7 @@ export function reminderOperations(db: SqlClient): ReminderStore {
         {
           name: "changed",
           sql: `UPDATE reminders SET due_on = ?, due_at = ?, next_attempt_at = ?, state = 'pending', attempts = 0,
-                  claim_token = NULL, claim_until = NULL, last_error = NULL, sent_at = NULL
+                  claim_token = NULL, claim_until = NULL, last_error = NULL, sent_at = NULL, sent_channels = NULL
                 WHERE id = ? AND enquiry_id = ? AND done_at IS NULL RETURNING *`,
           params: [dueOn, dueAt, dueAt, id, enquiryId],
         },
@@ -191,7 +192,7 @@ export function reminderOperations(db: SqlClient): ReminderStore {
           sql: `UPDATE reminders SET claim_token = ?, claim_until = ?, attempts = attempts + 1
                 WHERE ${due} AND id IN (
                   SELECT id FROM reminders WHERE ${due} ORDER BY next_attempt_at LIMIT ?${skipLocked})
-                RETURNING id, enquiry_id, due_on, due_at, attempts, claim_until`,
+                RETURNING id, enquiry_id, due_on, due_at, attempts, claim_until, sent_channels`,
           params: [token, at + reminderLeaseMs, at, at, at, at, limit],
         },
       ]);
@@ -211,7 +212,21 @@ export function reminderOperations(db: SqlClient): ReminderStore {
         attempts: Number(row.attempts),
         claimToken: token,
         claimUntil: time(row.claim_until),
+        sentChannels: row.sent_channels ? (String(row.sent_channels).split(",") as Channel[]) : [],
       }));
+    },
+
+    async markReminderChannelSent(claim, channel) {
+      // Appended only by the claim's holder, and never twice (the list is read and written in one statement).
+      const rows = await db.query(
+        `UPDATE reminders SET sent_channels = CASE
+            WHEN sent_channels IS NULL OR sent_channels = '' THEN ?
+            WHEN (',' || sent_channels || ',') LIKE ? THEN sent_channels
+            ELSE sent_channels || ',' || ? END
+         WHERE id = ? AND claim_token = ? AND state = 'pending' RETURNING id`,
+        [channel, `%,${channel},%`, channel, claim.id, claim.claimToken],
+      );
+      return rows.length === 1;
     },
 
     markReminderSent(claim, now = new Date()) {

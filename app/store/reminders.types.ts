@@ -1,3 +1,4 @@
+import type { Channel } from "~/store/records";
 /**
  * The owner's reminders' part of the store (app/store/reminders.server.ts): "Remind me" on a day, due at
  * REMINDER_HOUR of it in SITE_TIMEZONE, sent once under a lease by whichever instance claims it.
@@ -53,9 +54,13 @@ export interface ClaimedReminder {
   attempts: number;
   claimToken: string;
   claimUntil: Date;
+  /** The channels that took it on an earlier attempt: not sent to again. */
+  sentChannels: Channel[];
 }
 
 export interface ReminderStore {
+  /** Records that `channel` took the claimed reminder (only the claim's holder can); false when the claim is gone. */
+  markReminderChannelSent(claim: ClaimedReminder, channel: Channel): Promise<boolean>;
   /** Sets a reminder for `dueOn` (a day today or later, in the clock's zone), with its timeline line and activity entry. */
   addReminder(
     enquiryId: string,

@@ -209,6 +209,43 @@ describe.skipIf(!postgresAvailable)("two senders on one PostgreSQL database, wit
     await Promise.all(open.splice(0).map((item) => item.close()));
   });
 
+  it("retries only the channel that failed: the one that took it gets it once", { timeout: 30_000 }, async () => {
+    const url = await postgres!.createDatabase();
+    const store = await openInboxStore({ kind: "postgres", url }, { timeoutMs: 5_000 });
+    open.push(store);
+    const { id } = await store.save(customer, [], new Date("2026-11-20T09:00:00Z"));
+    const set = await store.addReminder(id, "2026-11-27", actor, clock, new Date("2026-11-20T10:00:00Z"));
+    if (typeof set === "string") throw new Error(set);
+    const notify: NotifyConfig = {
+      email: { smtpUrl: sink.url, to: ["owner@grimforge.example"], from: "site@grimforge.example" },
+      webhookUrl: receiver.url,
+      webhookFormat: "json",
+    };
+    const round = createReminderRound({ store, notify, publicUrl: "https://haunt.example" });
+    open.push(round);
+    const signal = new AbortController().signal;
+    // The chat service is down on the day; the mail server takes it.
+    receiver.setMode({ status: 503 });
+    const onTheDay = new Date("2026-11-27T07:00:05Z");
+    await round.run(signal, onTheDay);
+    expect(sink.messages).toHaveLength(1);
+    expect(receiver.posts).toHaveLength(0);
+    const [pending] = await store.remindersOf(id);
+    expect(pending).toMatchObject({ state: "pending", attempts: 1 });
+    // The chat service is back; at the retry only it is sent to.
+    receiver.setMode("accept");
+    await round.run(signal, new Date(pending!.nextAttemptAt.getTime() + 1_000));
+    expect(receiver.posts).toHaveLength(1);
+    expect(sink.messages).toHaveLength(1);
+    expect(await store.remindersOf(id)).toEqual([expect.objectContaining({ state: "sent", attempts: 2 })]);
+    // Moved to another day: owed on every channel again.
+    const moved = await store.moveReminder(id, set.id, "2026-11-30", actor, clock, new Date("2026-11-28T10:00:00Z"));
+    expect(typeof moved).not.toBe("string");
+    await round.run(signal, new Date("2026-11-30T07:00:05Z"));
+    expect(sink.messages).toHaveLength(2);
+    expect(receiver.posts).toHaveLength(2);
+  });
+
   it("deliver a reminder exactly once on its day, on each channel, and never again", { timeout: 30_000 }, async () => {
     const url = await postgres!.createDatabase();
     const [first, second] = await Promise.all(
