@@ -242,7 +242,11 @@ test("services are added, moved and removed without saving, keeping what was typ
   test.setTimeout(60_000);
   const { server } = await openSite(page, jsEnabled);
   const token = randomUUID().slice(0, 8);
-  const count = await page.locator('input[name^="services."][name$=".name"]').count();
+  const names = page.locator('input[name^="services."][name$=".name"]');
+  // Counted once the form is there: counted too early on a loaded machine it was 0, and "Service 1: Move up" is
+  // disabled (a container run timed out on it).
+  await expect(names.first()).toBeVisible();
+  const count = await names.count();
   await field(page, "Home tagline").fill(`Typed before the moves ${token}`);
   await press(page, words.addService);
   await expect(page.getByRole("status")).toHaveText(words.serviceEdited);
