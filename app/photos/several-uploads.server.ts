@@ -6,7 +6,7 @@ import { join } from "node:path";
 import busboy from "busboy";
 import { drain, mediaType } from "~/http/body.server";
 import { turnAvailable } from "~/photos/turns.server";
-import type { ReceivedFile, UploadProblem } from "~/photos/upload.server";
+import { feedCapped, type ReceivedFile, type UploadProblem } from "~/photos/upload.server";
 
 /**
  * A form with a few photos in one multipart body (a build update's, up to six): the body read by busboy under the
@@ -112,21 +112,8 @@ export async function receiveSeveral<F extends string>(
     return refused(problem, status);
   };
   const reader = body.getReader();
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBody) {
-        parser.write(value.subarray(0, value.byteLength - (size - maxBody)));
-        drain(reader);
-        parser.destroy();
-        return await fail("tooLarge", 413);
-      }
-      if (!parser.write(value)) await Promise.race([once(parser, "drain"), finished]);
-    }
-    parser.end();
+    if ((await feedCapped(reader, parser, finished, maxBody)) === "tooLarge") return await fail("tooLarge", 413);
     await finished;
     await Promise.all(received.map((file) => file.done));
   } catch {

@@ -147,28 +147,13 @@ export async function receiveUpload<F extends string = keyof UploadFields>(
   finished.catch(() => {});
 
   const reader = body.getReader();
-  let size = 0;
   const fail = async (problem: UploadProblem, status?: number) => {
     (out as WriteStream | null)?.destroy();
     await discard();
     return refused(problem, status);
   };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBody) {
-        // Past the cap: the fields up to it are still read (for the form again), nothing more is kept, and the rest
-        // is read and thrown away so that the answer reaches the client.
-        parser.write(value.subarray(0, value.byteLength - (size - maxBody)));
-        drain(reader);
-        parser.destroy();
-        return await fail("tooLarge", 413);
-      }
-      if (!parser.write(value)) await Promise.race([once(parser, "drain"), finished]);
-    }
-    parser.end();
+    if ((await feedCapped(reader, parser, finished, maxBody)) === "tooLarge") return await fail("tooLarge", 413);
     await finished;
     await written;
   } catch {
@@ -287,4 +272,32 @@ export async function checkPhoto(input: string): Promise<Check> {
     return { ok: false, problem: "unreadable" };
   }
   return { ok: true, contentType: type.mime, width, height };
+}
+
+/**
+ * Feeds a multipart body to its parser under `maxBody` bytes, waiting for the parser when it asks (backpressure).
+ * Past the cap: the fields up to it are still read (for the form again), nothing more is kept, and the rest is read
+ * and thrown away so that the answer reaches the client. Ends the parser when the whole body fitted.
+ */
+export async function feedCapped(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  parser: busboy.Busboy,
+  finished: Promise<unknown>,
+  maxBody: number,
+): Promise<"fed" | "tooLarge"> {
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBody) {
+      parser.write(value.subarray(0, value.byteLength - (size - maxBody)));
+      drain(reader);
+      parser.destroy();
+      return "tooLarge";
+    }
+    if (!parser.write(value)) await Promise.race([once(parser, "drain"), finished]);
+  }
+  parser.end();
+  return "fed";
 }
