@@ -2,7 +2,7 @@ import type { Migration } from "~/store/sql.server";
 
 /**
  * The schema's versions 14 to 18: the owner's video clips, the project an enquiry was sent about, the commission
- * pipeline. New versions go at the end of this list.
+ * pipeline, the waitlist. New versions go at the end of this list.
  */
 export const migrations14To18: readonly Migration[] = [
   {
@@ -180,5 +180,64 @@ export const migrations14To18: readonly Migration[] = [
     // only, so no channel gets the same reminder twice. NULL: none yet.
     version: 17,
     statements: ["ALTER TABLE reminders ADD COLUMN sent_channels TEXT"],
+  },
+  {
+    // "Tell me when orders open" (issue 35). One row per address (lower-cased): pending until its confirmation link's
+    // POST, confirmed, or unsubscribed. The links' tokens are kept hashed (to find the row) and sealed (to write the
+    // link into a mail again); a confirmation token ends at confirm_until and is cleared once used.
+    version: 18,
+    statements: [
+      `CREATE TABLE waitlist (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        confirm_token_hash TEXT UNIQUE,
+        confirm_token_sealed TEXT,
+        confirm_until BIGINT,
+        confirmed_at BIGINT,
+        unsubscribe_token_hash TEXT NOT NULL UNIQUE,
+        unsubscribe_token_sealed TEXT NOT NULL,
+        unsubscribed_at BIGINT
+      )`,
+      "CREATE INDEX waitlist_by_state ON waitlist (state, created_at)",
+      // One announcement per season (its year), with the words the owner sent and how many it was for.
+      `CREATE TABLE announcements (
+        id TEXT PRIMARY KEY,
+        season TEXT NOT NULL UNIQUE,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        created_by TEXT NOT NULL,
+        total INTEGER NOT NULL
+      )`,
+      // The list's durable outbox: a confirmation, or one announcement to one address (at most once: the UNIQUE).
+      // The words are made when it is sent, from the waitlist row and the announcement.
+      `CREATE TABLE list_mail (
+        id TEXT PRIMARY KEY,
+        waitlist_id TEXT NOT NULL REFERENCES waitlist (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        announcement_id TEXT REFERENCES announcements (id) ON DELETE CASCADE,
+        message_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        claim_token TEXT,
+        claim_until BIGINT,
+        last_error TEXT,
+        sent_at BIGINT,
+        UNIQUE (announcement_id, waitlist_id)
+      )`,
+      "CREATE INDEX list_mail_due ON list_mail (state, next_attempt_at)",
+      "CREATE INDEX list_mail_by_announcement ON list_mail (announcement_id, state)",
+      // Pacing shared by every instance: the earliest time the next paced mail may go (MAIL_PER_MINUTE).
+      `CREATE TABLE mail_pace (
+        name TEXT PRIMARY KEY,
+        next_at BIGINT NOT NULL
+      )`,
+      // The acknowledgements' limits count the outbox by kind and address.
+      "CREATE INDEX outgoing_mail_by_kind ON outgoing_mail (kind, to_address, created_at)",
+    ],
   },
 ];
