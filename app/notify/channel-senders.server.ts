@@ -1,7 +1,8 @@
-import nodemailer, { type SendMailOptions } from "nodemailer";
+import type { SendMailOptions } from "nodemailer";
+import { createMailTransport } from "~/notify/mail-transport.server";
 import type { EmailChannelConfig, NotifyConfig, WebhookFormat } from "~/config.server";
 import type { Channel } from "~/store/records";
-import { smtpFailure, smtpOptions } from "~/notify/channels/email.server";
+import { smtpFailure } from "~/notify/channels/email.server";
 import { postWebhook } from "~/notify/channels/webhook.server";
 import { formatForUrl } from "~/notify/channels/webhook-formats";
 
@@ -22,14 +23,13 @@ export function channelSenders<Item>(
   const closers: (() => void)[] = [];
   const email = notify.email;
   if (email) {
-    const options = smtpOptions(email.smtpUrl);
-    const transport = nodemailer.createTransport(options);
+    const { transport, host, authenticated } = createMailTransport(email.smtpUrl);
     closers.push(() => transport.close());
     senders.set("email", async (item, signal) => {
       try {
         await transport.sendMail({ ...compose.email(item, email), signal } as SendMailOptions);
       } catch (error) {
-        throw smtpFailure(error, `${options.host}:${options.port}`, Boolean(options.auth));
+        throw smtpFailure(error, host, authenticated);
       }
     });
   }

@@ -1,8 +1,9 @@
-import nodemailer, { type SendMailOptions } from "nodemailer";
+import type { SendMailOptions } from "nodemailer";
+import { createMailTransport } from "~/notify/mail-transport.server";
 import type { EmailChannelConfig } from "~/config.server";
 import { log as logger } from "~/log.server";
 import { DeliveryError, describeFailure } from "~/notify/channels/channel";
-import { smtpFailure, smtpOptions } from "~/notify/channels/email.server";
+import { smtpFailure } from "~/notify/channels/email.server";
 import { isSingleMailbox } from "~/text/mailbox";
 import { settleSend } from "~/notify/outbox-round.server";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
@@ -87,9 +88,7 @@ export function createCustomerMailRound({
   sender?: () => Sender;
   now?: () => Date;
 }): CustomerMailRound {
-  const options = smtpOptions(email.smtpUrl, { ca });
-  const transport = nodemailer.createTransport(options);
-  const host = `${options.host}:${options.port}`;
+  const { transport, host, authenticated } = createMailTransport(email.smtpUrl, { ca });
 
   async function send(claim: ClaimedOutgoingMail, signal: AbortSignal): Promise<void> {
     const message = composeCustomerMail(claim, email, now(), sender());
@@ -97,7 +96,7 @@ export function createCustomerMailRound({
       // `signal` is supported by nodemailer's SMTP transport; its types do not list it yet.
       await transport.sendMail({ ...message, signal } as SendMailOptions);
     } catch (error) {
-      throw smtpFailure(error, host, Boolean(options.auth));
+      throw smtpFailure(error, host, authenticated);
     }
   }
 

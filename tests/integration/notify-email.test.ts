@@ -1,7 +1,8 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DeliveryError } from "~/notify/channels/channel";
-import { composeEmail, createEmailChannel, isSingleMailbox, smtpOptions } from "~/notify/channels/email.server";
+import { composeEmail, createEmailChannel, isSingleMailbox } from "~/notify/channels/email.server";
+import { smtpOptions } from "~/notify/mail-transport.server";
 import type { StoredEnquiry } from "~/store/records";
 import { storedEnquiry } from "../support/enquiry";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";

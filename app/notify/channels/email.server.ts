@@ -1,5 +1,5 @@
-import nodemailer, { type SendMailOptions } from "nodemailer";
-import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import type { SendMailOptions } from "nodemailer";
+import { createMailTransport } from "~/notify/mail-transport.server";
 import type { EmailChannelConfig } from "~/config.server";
 import { notificationCopy } from "~/wording";
 import type { StoredEnquiry } from "~/store/records";
@@ -15,41 +15,8 @@ import { enquiryMessageId } from "~/text/message-ids";
  * only ever the Reply-To (when it is one plain mailbox) and a line of the body: never a recipient.
  */
 
-/** Well under the outbox's 30 s lease, so a slow server fails an attempt instead of outliving the claim. */
-export const smtpTimeouts = {
-  connectionTimeout: 8_000,
-  greetingTimeout: 8_000,
-  socketTimeout: 12_000,
-  dnsTimeout: 5_000,
-};
-
 /** Also here, beside the transport it guards (its tests import it from this module). */
 export { isSingleMailbox };
-
-/**
- * The transport's options from SMTP_URL, built by hand so nothing in the URL can change other options. `ca`: a
- * certificate authority to trust besides the system's (a deployment uses NODE_EXTRA_CA_CERTS; tests pass their own).
- */
-export function smtpOptions(smtpUrl: string, { ca }: { ca?: string } = {}): SMTPTransport.Options {
-  const url = new URL(smtpUrl);
-  const secure = url.protocol === "smtps:";
-  const credentials = Boolean(url.username);
-  return {
-    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    // smtp://: STARTTLS whenever the server offers it (nodemailer's default); smtps://: TLS from the first byte.
-    secure,
-    // With a password to send, TLS is required: a server (or a man in the middle) that offers no STARTTLS gets no
-    // AUTH, and the notification fails with a clear error instead of logging in in clear text.
-    requireTLS: credentials && !secure,
-    auth: credentials ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-    ...(ca ? { tls: { ca } } : {}),
-    ...smtpTimeouts,
-    // Nothing in a message may read files or fetch URLs.
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  };
-}
 
 function receivedText(receivedAt: Date): string {
   return receivedAt
@@ -131,9 +98,7 @@ export function createEmailChannel(
   config: EmailChannelConfig,
   { ca, sender = () => defaultSender }: { ca?: string; sender?: () => Sender } = {},
 ): NotificationChannel {
-  const options = smtpOptions(config.smtpUrl, { ca });
-  const transport = nodemailer.createTransport(options);
-  const host = `${options.host}:${options.port}`;
+  const { transport, host, authenticated } = createMailTransport(config.smtpUrl, { ca });
   return {
     channel: "email",
     async send(enquiry, signal) {
@@ -141,7 +106,7 @@ export function createEmailChannel(
         // `signal` is supported by nodemailer's SMTP transport; its types do not list it yet.
         await transport.sendMail({ ...composeEmail(enquiry, config, new Date(), sender()), signal } as SendMailOptions);
       } catch (error) {
-        throw smtpFailure(error, host, Boolean(options.auth));
+        throw smtpFailure(error, host, authenticated);
       }
     },
     close() {
