@@ -4,6 +4,7 @@ import { photoEncodingWords } from "~/wording/photo-encoding";
 import { encodeRendition, PhotoRefused } from "~/photos/encoder.server";
 import { decodeCost, photoLimits, pixelHeader } from "~/photos/limits";
 import { photoTurn } from "~/photos/turns.server";
+import { collectGarbage } from "~/store/memory.server";
 import type { ClaimedRendition } from "~/store/photos.types";
 import type { PhotoStore } from "~/store/photos.types";
 import { log as logger } from "~/log.server";
@@ -73,11 +74,24 @@ function encoderLoop(store: PhotoStore, leaseMs: number): BackgroundLoop {
         log(`${claim.key}: upload ${claim.uploadId} refused (decoding it would hold ${cost.bytes} bytes)`);
         return settle(claim, { error: photoEncodingWords.tooCostly(cost.bytes, photoLimits.maxDecodeBytes) });
       }
-      const entry = await encodeRendition(claim.original, claim.shape, claim.focus, async (file, total) => {
-        if (stopping.aborted) throw new Stopped();
-        if (!(await store.addRenditionFile(claim, file, total, leaseMs))) throw new ClaimLost();
-        files++;
-      });
+      const entry = await encodeRendition(
+        claim.original,
+        claim.shape,
+        claim.focus,
+        async (file, total) => {
+          if (stopping.aborted) throw new Stopped();
+          if (!(await store.addRenditionFile(claim, file, total, leaseMs))) throw new ClaimLost();
+          files++;
+        },
+        {
+          // The original (up to 25 MB) is given back before the AV1 encoder's 50 MB are taken: together with the
+          // server's own memory they came within a few MiB of the 256 MiB budget.
+          afterDecode: () => {
+            claim.original = new Uint8Array(0);
+            collectGarbage();
+          },
+        },
+      );
       await settle(claim, { entry: JSON.stringify(entry) });
       log(
         `${claim.key}: ${claim.shape} of upload ${claim.uploadId} ready (${files} files, ${Date.now() - started} ms)`,

@@ -10,12 +10,12 @@ export const photoLimits = {
   maxBytes: 25 * 1024 * 1024,
   maxPixels: 50_000_000,
   /**
-   * What decoding one photo may hold in memory at once. The server has 256 MiB in all, about half of it its own: a
-   * photo decoded whole may take 64 MiB (a 22-megapixel 8-bit AVIF or progressive JPEG, a 4000 x 4000 interlaced
-   * 8-bit RGBA PNG), leaving room for the encoder's copy and the pages being served. Baseline JPEGs, what cameras and
-   * phones send, are decoded a strip at a time and need none of it.
+   * What decoding one photo may hold in memory at once. The server has 256 MiB in all, about 150-170 of it its own,
+   * and libvips holds about 1.5 times a picture it decodes whole: 48 MiB (a 16-megapixel 8-bit AVIF or progressive
+   * JPEG, a 4000 x 3000 interlaced 8-bit RGBA PNG) peaks near 75 MiB; 64 MiB peaked at 98 and came within a few MiB of
+   * the budget. Baseline JPEGs, what cameras and phones send, are decoded a strip at a time and need none of it.
    */
-  maxDecodeBytes: 64 * 1024 * 1024,
+  maxDecodeBytes: 48 * 1024 * 1024,
   /** The types a browser can show once encoded, by what their bytes say (file-type's MIME names). */
   types: ["image/jpeg", "image/png", "image/webp", "image/avif"],
 } as const;

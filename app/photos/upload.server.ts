@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { drain, mediaType } from "~/http/body.server";
 import { decodeCost, photoLimits, pixelHeader, type DecodeCost } from "~/photos/limits";
 import { photoTurn, PhotosBusy, turnAvailable } from "~/photos/turns.server";
+import { collectYoungGarbage } from "~/store/memory.server";
 
 /**
  * The Photos page's upload: the multipart body read by a streaming parser (busboy) under the route's
@@ -279,6 +280,9 @@ export async function checkPhoto(input: string): Promise<Check> {
  * Past the cap: the fields up to it are still read (for the form again), nothing more is kept, and the rest is read
  * and thrown away so that the answer reaches the client. Ends the parser when the whole body fitted.
  */
+/** How much of a body is read between two young-generation collections (collectYoungGarbage says why). */
+const collectEveryBytes = 4 * 1024 * 1024;
+
 export async function feedCapped(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   parser: busboy.Busboy,
@@ -286,10 +290,16 @@ export async function feedCapped(
   maxBody: number,
 ): Promise<"fed" | "tooLarge"> {
   let size = 0;
+  let sinceCollected = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
+    sinceCollected += value.byteLength;
+    if (sinceCollected >= collectEveryBytes) {
+      sinceCollected = 0;
+      collectYoungGarbage();
+    }
     if (size > maxBody) {
       parser.write(value.subarray(0, value.byteLength - (size - maxBody)));
       drain(reader);

@@ -39,19 +39,68 @@ const renditionFrom = (row: Row): PhotoRendition => ({
 const uploadColumns = "id, content_type, width, height, byte_size, file_name, alt, uploaded_at, uploaded_by";
 const renditionColumns = "key, upload_id, shape, focus_x, focus_y, state, done, total, entry, error";
 
+/** The bytes of each chunk of an original but the last. Stored rows depend on it: never change it. */
+export const photoChunkBytes = 1 << 20;
+
 export function photoOperations(db: SqlClient): PhotoStore {
+  // PostgreSQL infers an untyped parameter in a SELECT list as text; to SQLite, BYTEA is a numeric affinity that a
+  // CAST would turn bytes into a number with.
+  const bytesParam = db.dialect === "postgres" ? "CAST(? AS BYTEA)" : "?";
+
+  /** An upload's original, read one chunk at a time into one buffer of its size (never two copies of it at once). */
+  async function originalOf(uploadId: string): Promise<Uint8Array> {
+    const [upload] = await db.query("SELECT byte_size FROM photo_uploads WHERE id = ?", [uploadId]);
+    const size = Number(upload?.byte_size ?? 0);
+    const original = new Uint8Array(size);
+    let at = 0;
+    for (let seq = 0; at < size; seq++) {
+      const [row] = await db.query("SELECT bytes FROM photo_chunks WHERE upload_id = ? AND seq = ?", [uploadId, seq]);
+      if (!row) break;
+      const bytes = bytesOf(row.bytes);
+      original.set(bytes.subarray(0, size - at), at);
+      at += bytes.byteLength;
+    }
+    // A missing chunk leaves the photo short: the encoder refuses it as damaged rather than encoding part of it.
+    return at >= size ? original : original.subarray(0, at);
+  }
+
   const operations: PhotoStore = {
     async saveUpload(
       { id, original, contentType, width, height, byteSize, fileName, alt = "", uploadedBy },
       now = new Date(),
     ) {
-      const rows = await db.query(
-        `INSERT INTO photo_uploads (id, original, content_type, width, height, byte_size, file_name, alt, uploaded_at,
-           uploaded_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [id, original, contentType, width, height, byteSize, fileName, alt, now.getTime(), uploadedBy],
-      );
-      return rows.length === 1;
+      // The upload and its chunks in one transaction; each chunk is a view of the original (nothing copied here).
+      // Chunks are written only with the row this save inserted: the same photo saved before keeps its own.
+      const chunks = [];
+      for (let seq = 0; seq * photoChunkBytes < original.byteLength || seq === 0; seq++)
+        chunks.push({
+          sql: `INSERT INTO photo_chunks (upload_id, seq, bytes)
+                SELECT id, CAST(? AS INTEGER), ${bytesParam} FROM photo_uploads WHERE id = ? AND uploaded_at = ?
+                ON CONFLICT (upload_id, seq) DO NOTHING`,
+          params: [seq, original.subarray(seq * photoChunkBytes, (seq + 1) * photoChunkBytes), id, now.getTime()],
+        });
+      const steps = await transaction(db, [
+        {
+          name: "inserted",
+          sql: `INSERT INTO photo_uploads (id, original, content_type, width, height, byte_size, file_name, alt,
+                  uploaded_at, uploaded_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
+          params: [
+            id,
+            new Uint8Array(0),
+            contentType,
+            width,
+            height,
+            byteSize,
+            fileName,
+            alt,
+            now.getTime(),
+            uploadedBy,
+          ],
+        },
+        ...chunks,
+      ]);
+      return steps.inserted.length === 1;
     },
 
     async listUploads() {
@@ -116,13 +165,12 @@ export function photoOperations(db: SqlClient): PhotoStore {
         [token, at + leaseMs, at, at],
       );
       if (!claimed) return null;
-      const [upload] = await db.query("SELECT original FROM photo_uploads WHERE id = ?", [String(claimed.upload_id)]);
       return {
         ...renditionFrom(claimed),
         claimToken: token,
         claimUntil: time(claimed.claim_until),
         attempts: Number(claimed.attempts),
-        original: bytesOf(upload?.original ?? new Uint8Array()),
+        original: await originalOf(String(claimed.upload_id)),
       };
     },
 

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseLocation } from "~/config.server";
-import { openInboxStore } from "~/store/store.server";
+import { migrations } from "~/store/migrations.server";
+import { openPostgres } from "~/store/postgres.server";
+import { openSqlite } from "~/store/sqlite.server";
+import { createInboxStore, openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
@@ -102,6 +105,52 @@ for (const backend of backends) {
       expect(again).toMatchObject({ key, attempts: 2, done: 0 });
       expect(await store.releaseRendition(claim, new Date(start))).toBe(false);
       expect(await store.finishRendition(again, { entry: "{}" })).toBe(true);
+    });
+
+    it("keeps an original in 1 MiB chunks, and moves one stored whole before them into a chunk", async () => {
+      const location = await backend.fresh();
+      const client =
+        location.kind === "sqlite"
+          ? openSqlite(location.path, { timeoutMs: 10_000 })
+          : openPostgres(location.url, { timeoutMs: 10_000 });
+      try {
+        await client.migrate(migrations.filter((migration) => migration.version <= 18));
+        const before = randomBytes(2 * 1024 * 1024 + 5);
+        await client.query(
+          `INSERT INTO photo_uploads (id, original, content_type, width, height, byte_size, file_name, alt,
+             uploaded_at, uploaded_by) VALUES (?, ?, 'image/jpeg', 10, 10, ?, 'old.jpg', '', 1, 'ann@example.com')`,
+          ["b".repeat(24), before, before.byteLength],
+        );
+        await client.migrate(migrations);
+        const migrated = createInboxStore(client);
+        const after = randomBytes(2 * 1024 * 1024 + 7);
+        expect(
+          await migrated.saveUpload({ ...upload, id: "c".repeat(24), original: after, byteSize: after.byteLength }),
+        ).toBe(true);
+        const chunks = await client.query(
+          "SELECT upload_id, seq, LENGTH(bytes) AS size FROM photo_chunks ORDER BY upload_id, seq",
+        );
+        expect(chunks.map((row) => [String(row.upload_id)[0], Number(row.seq), Number(row.size)])).toEqual([
+          ["b", 0, before.byteLength],
+          ["c", 0, 1024 * 1024],
+          ["c", 1, 1024 * 1024],
+          ["c", 2, 7],
+        ]);
+        const originals = await client.query("SELECT LENGTH(original) AS size FROM photo_uploads");
+        expect(originals.map((row) => Number(row.size))).toEqual([0, 0]);
+        for (const [id, bytes] of [
+          ["b".repeat(24), before],
+          ["c".repeat(24), after],
+        ] as const) {
+          await migrated.requestRendition(`${id[0]}`.repeat(24).replace(/./, "r"), id, "slide", { x: 0.5, y: 0.5 });
+          const claim = (await migrated.claimRendition(60_000))!;
+          expect(claim.uploadId).toBe(id);
+          expect(Buffer.from(claim.original).equals(bytes)).toBe(true);
+          await migrated.finishRendition(claim, { entry: "{}" });
+        }
+      } finally {
+        await client.close();
+      }
     });
   });
 }
