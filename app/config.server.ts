@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { backupConfig, backupEnv, type BackupConfig } from "~/config/backups.server";
+import { dkimEnv, readDkim, type DkimConfig } from "~/config/dkim.server";
 import { databaseConfig, databaseEnv, type DatabaseConfig } from "~/config/database.server";
 import { enquiriesConfig, enquiriesEnv, type EnquiriesConfig } from "~/config/enquiries.server";
 import { notifyConfig, notifyEnv, notifyProblems, type NotifyConfig } from "~/config/notify.server";
@@ -24,6 +25,7 @@ import {
 export { describeDatabase, parseDatabaseUrl, type DatabaseLocation } from "~/config/database.server";
 export { parseDuration, type BackupConfig } from "~/config/backups.server";
 export { webhookFormats, type EmailChannelConfig, type NotifyConfig, type WebhookFormat } from "~/config/notify.server";
+export { dkimWarnings, type DkimConfig } from "~/config/dkim.server";
 export { defaultReminderHour, type ReminderClock } from "~/config/reminders.server";
 export { defaultRetention, type RetentionConfig, type SpamConfig, type SpamDigestConfig } from "~/config/spam.server";
 
@@ -34,13 +36,17 @@ const envSchema = z.object({
   ...photosEnv.shape,
   ...ownerEnv.shape,
   ...notifyEnv.shape,
+  ...dkimEnv.shape,
   ...spamEnv.shape,
   ...backupEnv.shape,
   ...remindersEnv.shape,
 });
 
 export interface Config extends ServingConfig, EnquiriesConfig, DatabaseConfig, PhotosConfig, OwnerConfig {
-  /** Which notification channels are configured; unset (as in tests built by hand) means none. */
+  /**
+   * Which notification channels are configured; unset (as in tests built by hand) means none. The e-mail channel
+   * carries the DKIM signing configuration (`notify.email.dkim`), so whatever sends mail with it signs it.
+   */
   notify?: NotifyConfig;
   /** Whether the spam filter judges enquiries; unset (as in tests built by hand) means on. */
   spam?: SpamConfig;
@@ -50,6 +56,8 @@ export interface Config extends ServingConfig, EnquiriesConfig, DatabaseConfig, 
   spamDigest?: SpamDigestConfig;
   /** The SQLite inbox's backups; unset (as in tests built by hand) means none taken by the server. */
   backup?: BackupConfig;
+  /** DKIM_DOMAIN, DKIM_SELECTOR and the key, as parsed (also on `notify.email`); unset: mail is not signed. */
+  dkim?: DkimConfig;
   /** When the owner's reminders go out (REMINDER_HOUR in SITE_TIMEZONE); unset (as in tests built by hand): 8 there. */
   reminders?: ReminderClock;
 }
@@ -60,10 +68,13 @@ export class ConfigError extends Error {
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(env);
+  // Read only when the rest parsed: the key file is not opened for an environment that is refused anyway.
+  const signing = result.success ? readDkim(result.data) : { problems: [] };
   const problems = [
     ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
     ...notifyProblems(env),
     ...(result.success ? servingProblems(result.data) : []),
+    ...signing.problems,
   ];
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid environment, the site will not start:\n${problems.join("\n")}`);
@@ -78,7 +89,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ...store,
     ...photosConfig(data),
     ...ownerConfig(data),
-    notify: notifyConfig(data),
+    notify: notifyConfig(data, signing.dkim),
+    ...(signing.dkim ? { dkim: signing.dkim } : {}),
     ...spamConfig(data, serving.timeZone),
     backup: backupConfig(data, database),
     ...remindersConfig(data, serving.timeZone),

@@ -1,5 +1,5 @@
 import { loopSlot } from "~/background-loop.server";
-import type { NotifyConfig } from "~/config.server";
+import { dkimWarnings, type NotifyConfig } from "~/config.server";
 import type { NotificationChannel } from "~/notify/channels/channel";
 import { createEmailChannel } from "~/notify/channels/email.server";
 import { formatForUrl } from "~/notify/channels/webhook-formats";
@@ -30,7 +30,11 @@ function describeChannels(notify: NotifyConfig): string {
   const parts: string[] = [];
   if (notify.email) {
     const smtp = new URL(notify.email.smtpUrl);
-    parts.push(`e-mail to ${notify.email.to.length} address(es) through ${smtp.protocol}//${smtp.host}`);
+    const dkim = notify.email.dkim;
+    parts.push(
+      `e-mail to ${notify.email.to.length} address(es) through ${smtp.protocol}//${smtp.host}` +
+        (dkim ? `, DKIM-signed (d=${dkim.domainName}, s=${dkim.keySelector})` : ", not DKIM-signed (DKIM_* unset)"),
+    );
   }
   if (notify.webhookUrl)
     parts.push(
@@ -56,6 +60,9 @@ export function startOutbox(
   options: Partial<OutboxOptions> = {},
 ): Outbox | undefined {
   return running.start(() => {
+    // Once per process: a signing domain that does not align with the From address (or nothing to sign).
+    const { dkim } = getConfig();
+    for (const warning of dkimWarnings({ dkim, from: notify?.email?.from })) log.warn(warning);
     if (!notify || configuredChannels(notify).length === 0) {
       log.warn(
         "notify: no notification channel is configured (SMTP_URL + NOTIFY_EMAIL_TO + NOTIFY_EMAIL_FROM, or NOTIFY_WEBHOOK_URL): " +

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DkimConfig } from "~/config/dkim.server";
 import { emptyAsUnset } from "~/config/env.server";
 
 /**
@@ -115,6 +116,11 @@ export interface EmailChannelConfig {
   from: string;
   /** The sender's display name, when NOTIFY_EMAIL_FROM gives one. */
   fromName?: string;
+  /**
+   * DKIM_*: every message sent with this configuration is signed (createMailTransport adds it to the transport);
+   * unset: not signed. Never logged: it holds the private key.
+   */
+  dkim?: DkimConfig;
 }
 
 export interface NotifyConfig {
@@ -125,7 +131,7 @@ export interface NotifyConfig {
   webhookFormat?: WebhookFormat;
 }
 
-export function notifyConfig(data: z.infer<typeof notifyEnv>): NotifyConfig {
+export function notifyConfig(data: z.infer<typeof notifyEnv>, dkim?: DkimConfig): NotifyConfig {
   const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT } = data;
   const email =
     SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
@@ -134,6 +140,7 @@ export function notifyConfig(data: z.infer<typeof notifyEnv>): NotifyConfig {
           to: NOTIFY_EMAIL_TO,
           from: NOTIFY_EMAIL_FROM.address,
           ...(NOTIFY_EMAIL_FROM.name ? { fromName: NOTIFY_EMAIL_FROM.name } : {}),
+          ...(dkim ? { dkim } : {}),
         }
       : undefined;
   return {

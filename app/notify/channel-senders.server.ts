@@ -23,7 +23,7 @@ export function channelSenders<Item>(
   const closers: (() => void)[] = [];
   const email = notify.email;
   if (email) {
-    const { transport, host, authenticated } = createMailTransport(email.smtpUrl);
+    const { transport, host, authenticated } = createMailTransport(email);
     closers.push(() => transport.close());
     senders.set("email", async (item, signal) => {
       try {

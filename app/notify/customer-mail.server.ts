@@ -88,7 +88,7 @@ export function createCustomerMailRound({
   sender?: () => Sender;
   now?: () => Date;
 }): CustomerMailRound {
-  const { transport, host, authenticated } = createMailTransport(email.smtpUrl, { ca });
+  const { transport, host, authenticated } = createMailTransport(email, { ca });
 
   async function send(claim: ClaimedOutgoingMail, signal: AbortSignal): Promise<void> {
     const message = composeCustomerMail(claim, email, now(), sender());

@@ -13,6 +13,7 @@ import { configuredChannels } from "../outbox-loop";
 import { describePurge, purgeOld } from "../retention";
 import { isOwnerCommand, ownerUsage, runOwnerCommand } from "./operators";
 import { isSecretsCommand, runSecretsCommand, secretsUsage } from "./secrets";
+import { dkimUsage, isDkimCommand, runDkimCommand } from "./dkim";
 import { backupUsage, isBackupCommand, runBackupCommand } from "./backups";
 import { isSiteCommand, runSiteCommand, siteUsage } from "./site-transfer";
 import { projectAddress } from "~/enquiry/about.server";
@@ -41,7 +42,7 @@ Commands:
   spam reset       forget what it learned (it judges by its built-in corpus again)
   purge            delete enquiries past RETENTION_DAYS and spam past SPAM_RETENTION_DAYS now (the server does
                    it at start and daily) and say what was deleted
-${ownerUsage}${siteUsage}${secretsUsage}${backupUsage}
+${ownerUsage}${siteUsage}${secretsUsage}${dkimUsage}${backupUsage}
 Options for list:
   --json           a JSON array
   --csv            CSV (RFC 4180, header row) for a spreadsheet
@@ -59,6 +60,8 @@ export async function runInboxCommand(argv: readonly string[], io: CommandIo): P
   if (isSiteCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSiteCommand(argv, io);
   // Stored secrets sealed again under a new key (server/cli/secrets.ts).
   if (isSecretsCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runSecretsCommand(argv, io);
+  // A DKIM key pair and the DNS record to publish (server/cli/dkim.ts).
+  if (isDkimCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runDkimCommand(argv, io);
   // Backups of the SQLite database, and a restore (server/cli/backups.ts).
   if (isBackupCommand(argv) && !argv.includes("--help") && !argv.includes("-h")) return runBackupCommand(argv, io);
   let parsed;

@@ -98,7 +98,7 @@ export function createEmailChannel(
   config: EmailChannelConfig,
   { ca, sender = () => defaultSender }: { ca?: string; sender?: () => Sender } = {},
 ): NotificationChannel {
-  const { transport, host, authenticated } = createMailTransport(config.smtpUrl, { ca });
+  const { transport, host, authenticated } = createMailTransport(config, { ca });
   return {
     channel: "email",
     async send(enquiry, signal) {
