@@ -3,10 +3,13 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "~/config/database.server";
 import { defaultSiteContent, type SiteContent } from "~/site-content/schema.server";
+import { pipelineCopy } from "~/wording/pipeline";
+import { repliesCopy } from "~/wording/replies";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
 import { enquiry } from "../support/enquiry";
-import { postForm } from "../support/site-http";
+import { runInbox } from "../support/inbox-command";
+import { postForm, sendAs } from "../support/site-http";
 import { getPage, publishSite } from "../support/site-page";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink";
@@ -144,6 +147,24 @@ describe("acknowledgements, turned on (spam filter off: every enquiry is clean)"
       expect.objectContaining({ kind: "acknowledgement", to: hostile.email, attempts: 1 }),
     ]);
     expect(await store.timeline(id)).toEqual([expect.objectContaining({ kind: "acknowledgement", actor: "site" })]);
+
+    // The enquiry's page: the timeline's line by the site, and the mail with its delivery under Replies.
+    const publicUrl = "http://acknowledgements.example";
+    const added = await runInbox(["operator", "add", owner], {
+      env: { DATABASE_URL: site.databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+      input: "a coffin full of moonlit bats\n",
+    });
+    expect(added.status, added.stderr).toBe(0);
+    const login = await sendAs(publicUrl, site.url, "/inbox/login", {
+      method: "POST",
+      body: { email: owner, password: "a coffin full of moonlit bats", next: "/inbox" },
+    });
+    const cookie = login.headers["set-cookie"]![0]!.split(";")[0]!;
+    const page = (await sendAs(publicUrl, site.url, `/inbox/${id}`, { cookie })).text.replace(/<!-- -->/g, "");
+    const timeline = /<section aria-labelledby="timeline"[\s\S]*?<\/ol>/.exec(page)![0];
+    expect(timeline).toContain(pipelineCopy.timeline.acknowledgementLine("sent"));
+    expect(page).toContain(repliesCopy.list.acknowledgement);
+    expect(page).toMatch(/data-mail-state="sent"/);
   }, 30_000);
 
   it("sends one for an enquiry through the contact form too (JavaScript off: the page's own post)", async () => {
