@@ -61,17 +61,27 @@ export const isCaptchaAnswer = (answer: string) => answer.trim().toLowerCase() =
 // The log's names for what happened, as operators' log queries know them.
 const logNames: Partial<Record<Acceptance["kind"], string>> = { accepted: "sent", bot: "honeypot", spam: "spam" };
 
-/** `projects`: the published projects, so that a form's hidden `about` names one (none: it is ignored). */
+export interface AcceptOptions {
+  /** The published projects, so that a form's hidden `about` names one (none: it is ignored). */
+  projects?: readonly Project[];
+  /**
+   * Called once a clean enquiry is stored here (spam verdict none: not spam, not possible spam, not a resend of one
+   * stored minutes ago); never for one taken by API_HOST, which answers its own. It must neither throw nor keep the
+   * visitor waiting (the acknowledgement, app/notify/acknowledgement.server.ts, runs in the background).
+   */
+  acknowledge?: (enquiryId: string) => void;
+}
+
 export async function acceptEnquiry(
   request: Request,
   source: EnquirySource,
   services: SiteServices,
   clientAddress?: string,
-  { projects = [] }: { projects?: readonly Project[] } = {},
+  options: AcceptOptions = {},
 ): Promise<Acceptance> {
   const started = performance.now();
   const upstream = services.config.apiHost ? "api" : "embedded";
-  const outcome = await accept(request, source, services, clientAddress, projects);
+  const outcome = await accept(request, source, services, clientAddress, options);
   const detail = outcome.kind === "not-forwarded" ? outcome.outcome : undefined;
   logAttempt({
     outcome: detail ? detail.kind : (logNames[outcome.kind] ?? outcome.kind),
@@ -97,7 +107,7 @@ async function accept(
   source: EnquirySource,
   services: SiteServices,
   clientAddress: string | undefined,
-  projects: readonly Project[],
+  { projects = [], acknowledge }: AcceptOptions,
 ): Promise<Acceptance> {
   if (!mediaTypes[source].includes(mediaType(request))) {
     discardBody(request);
@@ -127,7 +137,12 @@ async function accept(
   if (refusal) return { kind: "rate-limited", refusal, values };
 
   if (embedded)
-    return (await store(enquiry, about, asked?.service ?? null, services, spam)) ?? { kind: "not-stored", values };
+    return (
+      (await store(enquiry, about, asked?.service ?? null, services, spam, acknowledge)) ?? {
+        kind: "not-stored",
+        values,
+      }
+    );
   const forwarded = await postEnquiry(
     withAboutLine(enquiry, about, services.config.publicUrl),
     services.config.apiHost!,
@@ -170,6 +185,7 @@ async function store(
   service: string | null,
   services: SiteServices,
   form: FormSignals | undefined,
+  acknowledge: AcceptOptions["acknowledge"],
 ): Promise<Acceptance | undefined> {
   try {
     const inbox = services.inbox();
@@ -189,6 +205,7 @@ async function store(
     );
     if (judgement.verdict === "spam") return { kind: "spam", reasons: judgement.reasons };
     if (!saved.duplicate) services.wakeOutbox(); // notify now, not at the next poll
+    if (!saved.duplicate && judgement.verdict === "none") acknowledge?.(saved.id);
     return { kind: "accepted" };
   } catch (error) {
     log.error(`inbox: could not store an enquiry: ${(error as Error).message}`);

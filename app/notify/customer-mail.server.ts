@@ -12,7 +12,7 @@ import { multiLine, oneLine } from "~/text/safety";
 import { repliesCopy } from "~/wording/replies";
 
 /**
- * One round of the sender of the owner's mail to customers (replies, build updates), run by each instance when woken
+ * One round of the sender of the mail to customers (replies, build updates, acknowledgements), run by each instance when woken
  * (a reply was just stored) and now and then (server/customer-mail-loop.ts): claim the due mails under a lease (one
  * instance gets each), send each over SMTP_URL with the notifications' settings, and settle it: sent, retried later
  * with the outbox's backoff for a day after it was stored, or failed. Only the holder of a claim settles it, so a
@@ -50,7 +50,8 @@ export function composeCustomerMail(
   mail: Pick<
     ClaimedOutgoingMail,
     "to" | "subject" | "body" | "messageId" | "inReplyTo" | "references" | "author" | "enquiryId"
-  >,
+  > &
+    Partial<Pick<ClaimedOutgoingMail, "kind">>,
   config: Pick<EmailChannelConfig, "from">,
   sentAt = new Date(),
   sender: Sender = defaultSender,
@@ -68,7 +69,13 @@ export function composeCustomerMail(
     messageId: mail.messageId,
     ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo } : {}),
     ...(mail.references.length > 0 ? { references: mail.references.join(" ") } : {}),
-    headers: { "X-Enquiry-Id": mail.enquiryId.replace(/[^A-Za-z0-9.-]/g, "") },
+    headers: {
+      "X-Enquiry-Id": mail.enquiryId.replace(/[^A-Za-z0-9.-]/g, ""),
+      // The site's own answer to an enquiry (RFC 3834): out-of-office replies and other responders leave it alone.
+      ...(mail.kind === "acknowledgement"
+        ? { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All" }
+        : {}),
+    },
     envelope: { from: config.from, to: [to] },
   };
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { acceptEnquiry } from "~/enquiry/accept.server";
+import { acknowledger } from "~/notify/acknowledgement.server";
 import { apiAnswer } from "~/enquiry/answers.server";
 import { discardBody } from "~/http/body.server";
 import type { BodyCap } from "~/http/body-cap";
@@ -27,5 +28,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     discardBody(request); // unread, a large body would stall the next request on this keep-alive connection
     return notFound();
   }
-  return apiAnswer(await acceptEnquiry(request, "json", context.services, context.clientAddress));
+  return apiAnswer(
+    await acceptEnquiry(request, "json", context.services, context.clientAddress, {
+      acknowledge: acknowledger(context.services, context.site.content),
+    }),
+  );
 }

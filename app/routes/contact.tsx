@@ -11,6 +11,7 @@ import {
 import { ContactForm } from "~/components/ContactForm";
 import { contactForm, contactPage, enquiryMessages } from "~/wording";
 import { acceptEnquiry } from "~/enquiry/accept.server";
+import { acknowledger } from "~/notify/acknowledgement.server";
 import { projectForSlug } from "~/enquiry/about.server";
 import { contactPageAnswer } from "~/enquiry/answers.server";
 import { formTokenForPage } from "~/enquiry/form-token.server";
@@ -61,6 +62,7 @@ export const bodyCap: BodyCap = { maxBytes: maxBodyBytes, readsOwnBody: true };
 export async function action({ request, context }: ActionFunctionArgs) {
   const acceptance = await acceptEnquiry(request, "form", context.services, context.clientAddress, {
     projects: context.site.content.projects,
+    acknowledge: acknowledger(context.services, context.site.content),
   });
   // A failed save may have used up the posted token; with JavaScript the page is not reloaded, so send a new one.
   const formToken = acceptance.kind === "not-stored" ? await formTokenForPage(context.services) : undefined;

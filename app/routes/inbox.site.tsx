@@ -77,6 +77,7 @@ async function showSite({ request, context }: LoaderFunctionArgs, { operator, st
       staleSeason: staleSeasonYear(context),
       timeZone: context.services.config.timeZone,
       cdnMinutes: cdnDelayMinutes(),
+      mailConfigured: Boolean(context.services.config.notify?.email),
     }),
     { headers: privateHeaders },
   );
@@ -235,6 +236,7 @@ export default function InboxSite() {
         note={returned?.note ?? null}
         timeZone={page.timeZone}
         cdnMinutes={page.cdnMinutes}
+        mailConfigured={page.mailConfigured}
       />
     </InboxShell>
   );

@@ -33,10 +33,16 @@ export const limits = {
   projectStory: 4000,
   projectPhotosMax: 12,
   projectVideosMax: 3,
+  acknowledgementText: 1000,
+  replyDaysMin: 1,
+  replyDaysMax: 30,
 } as const;
 
 /** Where the About text shows the years of experience ("over 15 years of haunt experience"). */
 export const yearsToken = "{years}";
+
+/** Where the acknowledgement's text shows the working days to answer ("within 3 working days"). */
+export const daysToken = "{days}";
 
 /** Each field's label, keyed by its path in the content (services by position). */
 export const fieldLabels = {
@@ -56,6 +62,9 @@ export const fieldLabels = {
   "business.region": "Town or region",
   "business.links": "Social links",
   "business.currency": "Currency",
+  "acknowledgement.enabled": "Send an acknowledgement",
+  "acknowledgement.text": "Acknowledgement text",
+  "acknowledgement.replyDays": "Working days to answer",
   "photos.slides.0": "Carousel slide 1 photo",
   "photos.slides.1": "Carousel slide 2 photo",
   "photos.slides.2": "Carousel slide 3 photo",
@@ -84,6 +93,10 @@ export const fieldHints: Partial<Record<FieldPath, string>> = {
   "business.region": "Optional, e.g. “Salem, Massachusetts”.",
   "business.links": `Optional. Up to ${limits.linksMax} addresses (https://…), one per line.`,
   "business.currency": "The three-letter code of the currency prices are in (ISO 4217), e.g. USD, EUR, GBP, CAD.",
+  "acknowledgement.enabled":
+    "Off until you tick it: each real enquiry then gets a short e-mail back (never spam or possible spam; at most one per address a day, 30 an hour for the site). It never repeats anything the visitor typed.",
+  "acknowledgement.text": `Plain text. ${daysToken} shows the working days below. The season's line is added under it: when orders close, or that they are closed.`,
+  "acknowledgement.replyDays": `A whole number from ${limits.replyDaysMin} to ${limits.replyDaysMax}.`,
 };
 
 /**

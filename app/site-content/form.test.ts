@@ -28,6 +28,8 @@ describe("the Site page's form", () => {
       "business.region": "",
       "business.links": "",
       "business.currency": values.currency,
+      "acknowledgement.text": values.acknowledgementText,
+      "acknowledgement.replyDays": values.replyDays,
     }))
       form.set(name, value);
     // Posted out of order and with a gap: the positions' order counts, not the numbers.
@@ -137,6 +139,38 @@ describe("the Site page's form", () => {
       "services.0.leadTime",
       "services.1.name",
     ]);
-    expect(order.at(-1)).toBe("business.currency");
+    expect(order.slice(-4)).toEqual([
+      "business.currency",
+      "acknowledgement.enabled",
+      "acknowledgement.text",
+      "acknowledgement.replyDays",
+    ]);
+  });
+
+  it("keeps the acknowledgement off until ticked, and its working days a whole number from 1 to 30", () => {
+    expect(defaultSiteContent.acknowledgement).toMatchObject({ enabled: false, replyDays: 3 });
+    const values = fromContent(defaultSiteContent);
+    const ticked = new FormData();
+    ticked.set("acknowledgement.enabled", "on");
+    expect(fromForm(ticked).acknowledge).toBe(true);
+    expect(fromForm(new FormData()).acknowledge).toBe(false);
+    for (const days of ["0", "31", "2.5", "3 days", "", "0x3"]) {
+      const result = validateSiteContent(toInput({ ...values, replyDays: days }));
+      expect(result.ok || errorsByField(result.errors)).toEqual({
+        "acknowledgement.replyDays": "Please enter a whole number of working days from 1 to 30.",
+      });
+    }
+    const fine = validateSiteContent(
+      toInput({ ...values, acknowledge: true, replyDays: " 5 ", acknowledgementText: "Thanks!\nWithin {days} days." }),
+    );
+    expect(fine.ok && fine.content.acknowledgement).toEqual({
+      enabled: true,
+      text: "Thanks!\nWithin {days} days.",
+      replyDays: 5,
+    });
+    const tagged = validateSiteContent(toInput({ ...values, acknowledgementText: "<a href=x>hi</a>" }));
+    expect(tagged.ok || tagged.errors).toEqual({
+      "acknowledgement.text": "Text only: please remove the HTML tag (the page shows text as written).",
+    });
   });
 });

@@ -35,6 +35,9 @@ export interface SiteFormValues {
   region: string;
   links: string;
   currency: string;
+  acknowledge: boolean;
+  acknowledgementText: string;
+  replyDays: string;
 }
 
 /** Each single field's name in the form (its path in the content) and its key in the values. */
@@ -54,6 +57,9 @@ export const formFields = {
   region: "business.region",
   links: "business.links",
   currency: "business.currency",
+  acknowledge: "acknowledgement.enabled",
+  acknowledgementText: "acknowledgement.text",
+  replyDays: "acknowledgement.replyDays",
 } as const satisfies Record<Exclude<keyof SiteFormValues, "services">, string>;
 
 export const serviceField = (index: number, part: keyof ServiceFields) => `services.${index}.${part}`;
@@ -87,6 +93,9 @@ export function fromContent(content: SiteContent): SiteFormValues {
     region: content.business.region ?? "",
     links: content.business.links.join("\n"),
     currency: content.business.currency,
+    acknowledge: content.acknowledgement.enabled,
+    acknowledgementText: content.acknowledgement.text,
+    replyDays: String(content.acknowledgement.replyDays),
   };
 }
 
@@ -127,6 +136,9 @@ export function fromForm(form: FormData): SiteFormValues {
     region: text(formFields.region),
     links: text(formFields.links),
     currency: text(formFields.currency),
+    acknowledge: form.get(formFields.acknowledge) !== null,
+    acknowledgementText: text(formFields.acknowledgementText),
+    replyDays: text(formFields.replyDays),
   };
 }
 
@@ -162,6 +174,11 @@ export function toInput(values: SiteFormValues): unknown {
       region: values.region,
       links: linkLines(values.links),
       currency: values.currency,
+    },
+    acknowledgement: {
+      enabled: values.acknowledge,
+      text: values.acknowledgementText,
+      replyDays: whole(values.replyDays, /^\d{1,2}$/),
     },
   };
 }
@@ -222,5 +239,8 @@ export function fieldOrder(values: SiteFormValues): string[] {
     formFields.region,
     formFields.links,
     formFields.currency,
+    formFields.acknowledge,
+    formFields.acknowledgementText,
+    formFields.replyDays,
   ];
 }

@@ -42,7 +42,8 @@ export interface PublicSite {
   photos: PublicPhotos;
 }
 
-const formatDay = (date: string) =>
+/** A calendar day (YYYY-MM-DD) as the pages write it: "September 1, 2027". */
+export const formatDay = (date: string) =>
   new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" }).format(
     new Date(`${date}T00:00:00Z`),
   );

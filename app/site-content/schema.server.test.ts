@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { describeChanges } from "~/site-content/changes";
 import { builtPhotos } from "~/site-content/public-photos.server";
 import { publicSite } from "~/site-content/public-site";
-import { defaultSiteContent, validateSiteContent, type SiteContent } from "~/site-content/schema.server";
+import {
+  contentFromJson,
+  defaultSiteContent,
+  validateSiteContent,
+  type SiteContent,
+} from "~/site-content/schema.server";
 
 const withChange = (change: (content: SiteContent) => void): unknown => {
   const copy = structuredClone(defaultSiteContent) as SiteContent;
@@ -142,5 +147,13 @@ describe("the site content's schema", () => {
     const result = validateSiteContent(JSON.parse(JSON.stringify(older)));
     expect(result.ok && result.content.business.currency).toBe("USD");
     expect(result.ok && result.content.services[0]).toMatchObject({ startingPrice: null, leadTime: "" });
+  });
+
+  it("gives a stored version from before the acknowledgement its default: off", () => {
+    const { acknowledgement, ...older } = structuredClone(defaultSiteContent);
+    expect(acknowledgement.enabled).toBe(false);
+    const content = contentFromJson(JSON.stringify({ ...older, business: { ...older.business, name: "Old Haunt" } }));
+    expect(content.business.name).toBe("Old Haunt");
+    expect(content.acknowledgement).toEqual(defaultSiteContent.acknowledgement);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { carousel } from "~/wording/home";
-import { limits, slugOf, yearsToken } from "~/site-content/fields";
+import { daysToken, limits, slugOf, yearsToken } from "~/site-content/fields";
 
 /**
  * The one shape of the site's content: what the owner edits on the Site page and what every public page,
@@ -40,6 +40,7 @@ const messages = {
   projectVideos: `A project can have at most ${limits.projectVideosMax} video clips.`,
   projectTitleTaken: "Another project or a service already has this title's address; please choose another title.",
   projectTitleLetters: "Please use at least one letter or digit in the title.",
+  replyDays: `Please enter a whole number of working days from ${limits.replyDaysMin} to ${limits.replyDaysMax}.`,
 };
 
 /** Trimmed text up to `max` characters, plain, one line unless `multiline`; `required` refuses an empty one. */
@@ -277,6 +278,25 @@ export const siteContentSchema = z
         slides: [null, null, null],
         about: null,
         captions: [carousel.slides[0].caption, carousel.slides[1].caption, carousel.slides[2].caption],
+      }),
+    /**
+     * The e-mail back to each real enquiry (app/notify/acknowledgement.ts): off until the owner turns it on, since it
+     * mails an address nobody confirmed. The owner's words only; the season's line is added when it is sent.
+     */
+    acknowledgement: z
+      .object({
+        enabled: z.boolean(),
+        text: text(limits.acknowledgementText, { multiline: true }),
+        replyDays: z.coerce
+          .number({ error: messages.replyDays })
+          .int(messages.replyDays)
+          .min(limits.replyDaysMin, messages.replyDays)
+          .max(limits.replyDaysMax, messages.replyDays),
+      })
+      .default({
+        enabled: false,
+        text: `Thank you for getting in touch. We have your message and answer within ${daysToken} working days.`,
+        replyDays: 3,
       }),
     /** The Work pages' projects, in the owner's order (none: the site has no Work pages, as the spec's site). */
     projects: z.array(project).max(limits.projectsMax, messages.projectsMax).default([]),

@@ -2,10 +2,13 @@ import { randomUUID } from "node:crypto";
 import { customerMailMessageId, enquiryMessageId } from "~/text/message-ids";
 import { time } from "~/store/rows.server";
 import { transaction, type Params, type Row, type SqlClient, type Step } from "~/store/sql.server";
-import { insertEvent, lockEnquiry } from "~/store/statements.server";
+import { advisoryLock, insertEvent, lockEnquiry } from "~/store/statements.server";
 import {
+  acknowledgementLimits,
   customerMailKinds,
+  type AcknowledgementQueued,
   type ClaimedOutgoingMail,
+  type NewAcknowledgement,
   type CustomerMailKind,
   type OutgoingMail,
   type OutgoingMailState,
@@ -87,7 +90,7 @@ export function queueCustomerMail(mail: CustomerMail): Step<"mail"> {
             refs, created_at, state, attempts, window_start, next_attempt_at)
           SELECT CAST(? AS TEXT), e.id, CAST(? AS TEXT), CAST(? AS TEXT), e.email, CAST(? AS TEXT), CAST(? AS TEXT),
             CAST(? AS TEXT), COALESCE(previous.message_id, CAST(? AS TEXT)),
-            COALESCE(previous.refs || ' ' || previous.message_id, CAST(? AS TEXT)),
+            COALESCE(TRIM(previous.refs || ' ' || previous.message_id), CAST(? AS TEXT)),
             CAST(? AS BIGINT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT)
           FROM enquiries e LEFT JOIN (
             SELECT message_id, refs FROM outgoing_mail
@@ -140,6 +143,87 @@ function repliedFromNew(enquiryId: string, actor: string, at: number): Step<neve
   ];
 }
 
+/**
+ * What decides whether an enquiry is acknowledged now, as SQL over the enquiry `e` (params in order: `limitParams`):
+ * clean, no acknowledgement to its address in the last day, under the hourly number, e-mail not failing.
+ */
+const acknowledgementChecks = {
+  clean: "(e.status <> 'spam' AND e.spam_verdict = 'none')",
+  address: `NOT EXISTS (SELECT 1 FROM outgoing_mail a
+              WHERE a.kind = 'acknowledgement' AND a.to_address = e.email_key AND a.created_at > ?)`,
+  site: `(SELECT COUNT(*) FROM outgoing_mail h WHERE h.kind = 'acknowledgement' AND h.created_at > ?) < ?`,
+  working: `NOT EXISTS (SELECT 1 FROM outgoing_mail f
+              WHERE f.state = 'pending' AND f.attempts > 0 AND f.last_error IS NOT NULL AND f.created_at > ?)
+            AND NOT EXISTS (SELECT 1 FROM notifications n
+              WHERE n.state = 'pending' AND n.channel = 'email' AND n.attempts > 0 AND n.last_error IS NOT NULL
+                AND n.window_start > ?)`,
+};
+const limitParams = (at: number) => ({
+  address: [at - acknowledgementLimits.perAddressMs],
+  site: [at - 60 * 60_000, acknowledgementLimits.perHour],
+  working: [at - acknowledgementLimits.failingWindowMs, at - acknowledgementLimits.failingWindowMs],
+});
+
+/**
+ * The acknowledgement of an enquiry, stored when the limits allow, with its timeline line (by the site), in one
+ * transaction under one lock, so that of many enquiries stored at once on any instance exactly as many as the limits
+ * allow get one. It answers nothing the customer sent by mail, so it is no thread's reply (no In-Reply-To); the
+ * owner's first reply then answers it.
+ */
+function queueAcknowledgementSteps(db: SqlClient, ack: NewAcknowledgement, at: number): Step<"facts" | "mail">[] {
+  const id = randomUUID();
+  const eventId = randomUUID();
+  const { clean, address, site, working } = acknowledgementChecks;
+  const params = limitParams(at);
+  return [
+    ...advisoryLock(db, "acknowledgements"),
+    {
+      name: "facts",
+      sql: `SELECT ${clean} AS clean, ${address} AS address, ${site} AS site, ${working} AS working
+            FROM enquiries e WHERE e.id = ?`,
+      params: [...params.address, ...params.site, ...params.working, ack.enquiryId],
+    },
+    {
+      name: "mail",
+      sql: `INSERT INTO outgoing_mail (id, enquiry_id, event_id, kind, to_address, subject, body, message_id,
+              in_reply_to, refs, created_at, state, attempts, window_start, next_attempt_at)
+            SELECT CAST(? AS TEXT), e.id, CAST(? AS TEXT), 'acknowledgement', e.email_key, CAST(? AS TEXT),
+              CAST(? AS TEXT), CAST(? AS TEXT), NULL, '', CAST(? AS BIGINT), 'pending', 0, CAST(? AS BIGINT),
+              CAST(? AS BIGINT)
+            FROM enquiries e
+            WHERE e.id = ? AND ${clean} AND ${address} AND ${site} AND ${working}
+            RETURNING ${columns}`,
+      params: [
+        id,
+        eventId,
+        ack.subject,
+        ack.body,
+        customerMailMessageId("acknowledgement", id, ack.fromAddress),
+        at,
+        at,
+        at,
+        ack.enquiryId,
+        ...params.address,
+        ...params.site,
+        ...params.working,
+      ],
+    },
+    insertEvent(ack.enquiryId, { at, kind: "acknowledgement", actor: "site", detail: { mailId: id } }, eventId, {
+      sql: "EXISTS (SELECT 1 FROM outgoing_mail WHERE id = ?)",
+      params: [id],
+    }),
+  ];
+}
+
+/** Why the facts read under the lock kept an acknowledgement back (the first that holds). */
+function skippedBecause(facts: Row | undefined): AcknowledgementQueued {
+  const yes = (value: unknown) => value === true || Number(value) === 1;
+  if (!facts || !yes(facts.clean)) return { queued: false, reason: "not-clean" };
+  if (!yes(facts.address)) return { queued: false, reason: "address-limit" };
+  if (!yes(facts.site)) return { queued: false, reason: "site-limit" };
+  return { queued: false, reason: "failing" };
+}
+
 export function outgoingMailOperations(db: SqlClient): OutgoingMailStore {
   // PostgreSQL: a claim skips rows another instance is claiming (SQLite runs one write transaction at a time anyway).
   const skipLocked = db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
@@ -171,6 +255,11 @@ export function outgoingMailOperations(db: SqlClient): OutgoingMailStore {
         },
       ]);
       return mail && mail.length === 1 ? mailFrom(mail[0]!) : null;
+    },
+
+    async queueAcknowledgement(ack, now = new Date()) {
+      const { facts, mail } = await transaction(db, queueAcknowledgementSteps(db, ack, now.getTime()));
+      return mail && mail.length === 1 ? { queued: true, mail: mailFrom(mail[0]!) } : skippedBecause(facts?.[0]);
     },
 
     async outgoingMailOf(enquiryId) {

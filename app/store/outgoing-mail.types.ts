@@ -1,10 +1,10 @@
 /**
- * The mail the owner sends a customer (app/store/outgoing-mail.server.ts): a reply from the inbox now, "New photos of
- * your build" later. Stored first, with its threading fixed, then sent by a background sender under a lease
- * (server/customer-mail-loop.ts).
+ * The mail the site sends a customer (app/store/outgoing-mail.server.ts): a reply from the inbox, "New photos of your
+ * build", and the acknowledgement of a new enquiry (`queueAcknowledgement`, with its limits). Stored first, with its
+ * threading fixed, then sent by a background sender under a lease (server/customer-mail-loop.ts).
  */
 
-export const customerMailKinds = ["reply", "build-update"] as const;
+export const customerMailKinds = ["reply", "build-update", "acknowledgement"] as const;
 export type CustomerMailKind = (typeof customerMailKinds)[number];
 
 export type OutgoingMailState = "pending" | "sent" | "failed";
@@ -57,12 +57,55 @@ export interface NewReply {
   fromAddress: string;
 }
 
+/** The acknowledgement of a new enquiry: the owner's words, already put together (app/notify/acknowledgement.ts). */
+export interface NewAcknowledgement {
+  enquiryId: string;
+  subject: string;
+  body: string;
+  /** NOTIFY_EMAIL_FROM's address: the Message-ID's domain. */
+  fromAddress: string;
+}
+
+/**
+ * The acknowledgements' limits, for the whole site (every instance on the database): one per address per day, a few
+ * an hour, and none while mail to customers is failing (see `queueAcknowledgement`).
+ */
+export const acknowledgementLimits = {
+  perAddressMs: 24 * 60 * 60_000,
+  perHour: 30,
+  /** A failed attempt on a mail stored this recently, waiting for its retry, means the channel is failing. */
+  failingWindowMs: 60 * 60_000,
+} as const;
+
+/** Why an acknowledgement was not stored, in the log's words. */
+export type AcknowledgementSkipped =
+  /** No such enquiry, or it is spam or possible spam. */
+  | "not-clean"
+  /** This address had one in the last 24 hours. */
+  | "address-limit"
+  /** The site sent its hourly number. */
+  | "site-limit"
+  /** E-mail is failing (see `queueAcknowledgement`). */
+  | "failing";
+
+export type AcknowledgementQueued =
+  { queued: true; mail: OutgoingMail } | { queued: false; reason: AcknowledgementSkipped };
+
 export interface OutgoingMailStore {
   /**
    * Stores a reply in one transaction: the mail (to the enquiry's address, answering the previous mail or the
    * enquiry), its timeline line, New → Replied, and the enquiry answered. Null when there is no such enquiry.
    */
   queueReply(reply: NewReply, now?: Date): Promise<OutgoingMail | null>;
+  /**
+   * Stores the acknowledgement of a clean enquiry (spam verdict none, not spam) with its timeline line, to the
+   * enquiry's address (lower-cased), when the limits allow, counted in the same transaction under one lock (every
+   * instance together): none to this address in the last 24 hours, fewer than 30 in the last hour, and e-mail not
+   * failing. Failing: a mail stored in the last hour on the e-mail channel (a mail to a customer of any kind, or an
+   * enquiry's e-mail notification) is waiting for a retry after a failed attempt (pending, tried, its last error kept).
+   * A mail that failed for good (a refused address) does not count: one bad address must not stop the rest.
+   */
+  queueAcknowledgement(ack: NewAcknowledgement, now?: Date): Promise<AcknowledgementQueued>;
   /** An enquiry's mails to its customer, oldest first. */
   outgoingMailOf(enquiryId: string): Promise<OutgoingMail[]>;
   /** Claims the due mails (pending, due, unclaimed or with an expired lease), at most `limit`. */

@@ -45,7 +45,16 @@ export const isWaiting = (commission: Pick<Commission, "customerAt" | "answeredA
   commission.answeredAt === null || commission.answeredAt.getTime() < commission.customerAt.getTime();
 
 /** What kind of entry a timeline line is. */
-export const eventKinds = ["stage", "note", "reply", "customer", "update", "reminder", "build-page"] as const;
+export const eventKinds = [
+  "stage",
+  "note",
+  "reply",
+  "customer",
+  "update",
+  "reminder",
+  "build-page",
+  "acknowledgement",
+] as const;
 export type EventKind = (typeof eventKinds)[number];
 
 /** One line of an enquiry's timeline, oldest first on the page. */

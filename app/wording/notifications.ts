@@ -48,3 +48,13 @@ export const spamDigestCopy = {
   more: (left: number) => `… and ${count(left, "more", "more")} in the Spam folder.`,
   noName: "(no name)",
 } as const;
+
+/**
+ * The site's own e-mail back to a visitor whose enquiry arrived (when the owner turned it on, on the Site page). The
+ * owner writes its text; these are the subject and the season's line added under it. Never the visitor's words.
+ */
+export const acknowledgementCopy = {
+  subject: (businessName: string) => `Your enquiry to ${businessName}`,
+  closesOn: (year: number, date: string) => `Orders for the ${year} haunt season close on ${date}.`,
+  closed: (year: number) => `Orders for the ${year} haunt season are closed.`,
+} as const;

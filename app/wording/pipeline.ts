@@ -83,6 +83,14 @@ export const pipelineCopy = {
         : state === "failed"
           ? "Reply not delivered (see Replies below)"
           : "Reply stored, being sent",
+    /** The site's own e-mail back to a new enquiry (its delivery under Replies). */
+    acknowledgement: "Acknowledgement",
+    acknowledgementLine: (state: string) =>
+      state === "sent"
+        ? "Acknowledgement e-mailed to the customer"
+        : state === "failed"
+          ? "Acknowledgement not delivered (see Replies below)"
+          : "Acknowledgement stored, being sent",
     customer: "The customer answered",
     customerSpam: (reasons: string) =>
       `An answer on the build page, kept aside as spam (nobody was told; what weighed most: ${reasons})`,

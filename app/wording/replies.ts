@@ -40,6 +40,7 @@ export const repliesCopy = {
     heading: "Replies",
     reply: "Reply",
     "build-update": "Build update",
+    acknowledgement: "Acknowledgement (sent by the site when the enquiry arrived)",
     pending: "Waiting to be sent",
     nextAttempt: "next attempt",
     attempts: (attempts: number) => `${attempts} ${attempts === 1 ? "attempt" : "attempts"} so far`,

@@ -33,7 +33,11 @@ export const siteEditorCopy = {
     about: "About page",
     contact: "Contact page",
     business: "The business",
+    acknowledgement: "Acknowledgement e-mail",
   },
+  /** Under the acknowledgement's fields when this server sends no e-mail. */
+  acknowledgementNoMail:
+    "E-mail is not set up on this server (SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM), so no acknowledgement is sent even when this is ticked.",
   closesOnWhen: (timeZone: string, minutes: number) =>
     `The business's time zone is ${timeZone} (SITE_TIMEZONE). Behind a CDN, visitors may see the change up to ${minutes} minutes later.`,
   servicesHint:

@@ -326,3 +326,44 @@ test("a service's starting price and lead time and the currency: refused when ba
   await expect(card.locator("[data-service-price]")).toHaveText(shownPrice);
   await expect(card.locator("[data-service-lead-time]")).toHaveText(serviceCard.leadTime(leadTime));
 });
+
+test("the acknowledgement: ticked with its words and working days, refused out of bounds, published, then off again", async ({
+  page,
+  jsEnabled,
+}) => {
+  test.setTimeout(60_000);
+  await openSite(page, jsEnabled);
+  const box = field(page, "Send an acknowledgement");
+  const days = field(page, "Working days to answer");
+  const text = field(page, "Acknowledgement text");
+  await expect(box).toHaveAccessibleDescription(/never repeats anything the visitor typed/);
+  const token = randomUUID().slice(0, 8);
+  await box.check();
+  await text.fill(`Thanks (${token})! We answer within {days} working days.`);
+  await days.fill("45");
+  await press(page, words.buttons.publish);
+  const message = "Please enter a whole number of working days from 1 to 30.";
+  await expect(page.getByRole("alert")).toContainText(words.errors.summary(1));
+  await expect(days).toHaveAttribute("aria-invalid", "true");
+  await expect(days).toHaveAccessibleDescription(new RegExp(message.replace(/[().]/g, "\\$&")));
+  await expect(days).toHaveValue("45");
+  await expect(box).toBeChecked();
+  await expect(text).toHaveValue(`Thanks (${token})! We answer within {days} working days.`);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  await days.fill("5");
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toContainText("visitors see it now");
+  await expect(box).toBeChecked();
+  await expect(days).toHaveValue("5");
+  await page.goto(`${serverFor(jsEnabled).url}/inbox/site/history`);
+  await expect(page.getByText(/^Acknowledgement text: .* → Thanks \(/).first()).toBeVisible();
+
+  // Off again, so the file starts from the default next time (the server's database outlives a run).
+  await page.goto(`${serverFor(jsEnabled).url}/inbox/site`);
+  if (jsEnabled) await waitForHydration(page);
+  await box.uncheck();
+  await press(page, words.buttons.publish);
+  await expect(page.getByRole("status")).toContainText("visitors see it now");
+  await expect(box).not.toBeChecked();
+});

@@ -72,6 +72,7 @@ function oneMailStore(mail: ClaimedOutgoingMail): OutgoingMailStore & { settled:
   return {
     settled,
     queueReply: unused,
+    queueAcknowledgement: unused,
     outgoingMailOf: unused,
     claimOutgoingMail: async () => (claimed ? [] : ((claimed = true), [mail])),
     markOutgoingMailSent: async () => (settled.push("sent"), true),
@@ -185,19 +186,23 @@ describe("every kind of message is DKIM-signed and verifies against the publishe
     await expectDkimPass(dkim, arrived("<reminder-7f3a-reminder-2026-11-27@grimforge.example>").raw);
   });
 
-  it.each<CustomerMailKind>(["reply", "build-update"])("the mail to a customer (%s)", async (kind) => {
-    const mail = customerMail(kind);
-    const store = oneMailStore(mail);
-    const round = createCustomerMailRound({ store, email: email() });
-    try {
-      await round.run(AbortSignal.timeout(10_000));
-    } finally {
-      round.close();
-    }
-    expect(store.settled).toEqual(["sent"]);
-    const verdict = await expectDkimPass(dkim, arrived(mail.messageId).raw);
-    expect(verdict.signedHeaders).toEqual(expect.arrayContaining(["in-reply-to", "references", "reply-to"]));
-  });
+  it.each<CustomerMailKind>(["reply", "build-update", "acknowledgement"])(
+    "the mail to a customer (%s)",
+    async (kind) => {
+      const mail = customerMail(kind);
+      const store = oneMailStore(mail);
+      const round = createCustomerMailRound({ store, email: email() });
+      try {
+        await round.run(AbortSignal.timeout(10_000));
+      } finally {
+        round.close();
+      }
+      expect(store.settled).toEqual(["sent"]);
+      const verdict = await expectDkimPass(dkim, arrived(mail.messageId).raw);
+      expect(verdict.signedHeaders).toEqual(expect.arrayContaining(["in-reply-to", "references", "reply-to"]));
+      if (kind === "acknowledgement") expect(verdict.signedHeaders).toContain("auto-submitted");
+    },
+  );
 });
 
 describe("what the signature covers", () => {

@@ -42,9 +42,20 @@ export interface SiteFormProps {
   note: string | null;
   timeZone: string;
   cdnMinutes: number;
+  /** Whether this server sends e-mail at all (else the acknowledgement's setting says it sends nothing). */
+  mailConfigured: boolean;
 }
 
-export function SiteForm({ values, revision, errors, refusal, note, timeZone, cdnMinutes }: SiteFormProps) {
+export function SiteForm({
+  values,
+  revision,
+  errors,
+  refusal,
+  note,
+  timeZone,
+  cdnMinutes,
+  mailConfigured,
+}: SiteFormProps) {
   const problems = errors
     ? [
         ...fieldOrder(values).filter((key) => errors[key]),
@@ -219,6 +230,34 @@ export function SiteForm({ values, revision, errors, refusal, note, timeZone, cd
         <TextField {...field("region")} maxLength={limits.region} />
         <TextField {...field("links")} rows={3} />
         <TextField {...field("currency")} className="max-w-xs" />
+      </Section>
+
+      <Section title={words.sections.acknowledgement}>
+        <div>
+          <div className="flex items-start gap-3">
+            <input
+              id={fieldId(formFields.acknowledge)}
+              name={formFields.acknowledge}
+              type="checkbox"
+              defaultChecked={values.acknowledge}
+              aria-describedby={`${fieldId(formFields.acknowledge)}-hint`}
+              className="mt-1 h-5 w-5 shrink-0 accent-ember-500"
+            />
+            <label htmlFor={fieldId(formFields.acknowledge)} className="font-medium text-bone-100">
+              {fieldLabels[formFields.acknowledge]}
+            </label>
+          </div>
+          <FieldMessages
+            id={fieldId(formFields.acknowledge)}
+            hint={
+              mailConfigured
+                ? fieldHints[formFields.acknowledge]
+                : `${fieldHints[formFields.acknowledge]} ${words.acknowledgementNoMail}`
+            }
+          />
+        </div>
+        <TextField {...field("acknowledgementText")} maxLength={limits.acknowledgementText} rows={3} required />
+        <TextField {...field("replyDays")} inputMode="numeric" maxLength={2} required className="max-w-xs" />
       </Section>
 
       <p className="mt-6 text-sm text-bone-300">{words.buttonsHint}</p>

@@ -29,7 +29,7 @@ function changedFields(detail: Record<string, unknown>, currency: string): strin
     .join(", ");
 }
 
-/** A reply's delivery as the customer-mail outbox has it (by the mail's id). */
+/** A reply's or an acknowledgement's delivery as the customer-mail outbox has it (by the mail's id). */
 export type MailStates = Readonly<Record<string, "pending" | "sent" | "failed">>;
 
 /** What one line says, by its kind; the text a person wrote (a note, a reply, the customer's answer) under it. */
@@ -47,7 +47,9 @@ function EventLine({ event, currency, mails }: { event: TimelineEvent; currency:
             ? words.customerSpam(detail.spam.map(String).join("; "))
             : event.kind === "reply"
               ? words.replyLine(mails[String(detail.mailId)] ?? "pending")
-              : words[event.kind];
+              : event.kind === "acknowledgement"
+                ? words.acknowledgementLine(mails[String(detail.mailId)] ?? "pending")
+                : words[event.kind];
   const at = new Date(event.at);
   return (
     <li className="border-l-2 border-night-600 pb-4 pl-4">
