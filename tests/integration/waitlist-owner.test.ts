@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createHash } from "node:crypto";
@@ -320,6 +321,12 @@ describe("the Waitlist page", () => {
     expect(count("SELECT COUNT(*) AS n FROM waitlist")).toBe(4);
     freshen();
 
+    const onDisk = () =>
+      ["", "-wal", "-shm"].some((suffix) => {
+        const file = `${databasePath}${suffix}`;
+        return existsSync(file) && readFileSync(file).includes("bea@fans.example");
+      });
+    expect(onDisk()).toBe(true);
     const erased = await send(erasePage, { method: "POST" });
     expect(erased.status).toBe(303);
     expect(erased.headers.location).toBe("/inbox/waitlist?erased=1");
@@ -329,6 +336,8 @@ describe("the Waitlist page", () => {
     expect(after).toContain("Confirmed 1");
     expect(count("SELECT COUNT(*) AS n FROM waitlist WHERE email = 'bea@fans.example'")).toBe(0);
     expect(count("SELECT COUNT(*) AS n FROM list_mail")).toBe(1);
+    // No copy left in the database's files, as for an enquiry's erase (secure_delete, the WAL checkpointed).
+    await waitFor(() => !onDisk(), "the erased address gone from the database's files", 5_000);
     // Pressed again (another tab, another operator): nothing there, and the list says so.
     expect((await send(erasePage, { method: "POST" })).headers.location).toBe("/inbox/waitlist?erased=0");
     expect((await send(erasePage)).status).toBe(404);
