@@ -51,8 +51,8 @@ export function seasonWords(content: SiteContent, publicUrl: string): Announceme
 
 /**
  * Where the season's announcement stands: `offer` when the published site has orders open for its season year, that
- * season has no announcement yet and at least one address is confirmed (so a publish that opened orders, closed →
- * open or a new season year, offers it once); `progress` once it is stored.
+ * season has no announcement yet, at least one address is confirmed and this server sends e-mail (so a publish that
+ * opened orders, closed → open or a new season year, offers it once); `progress` once it is stored.
  */
 export async function announcementState(
   store: Pick<InboxStore, "announcementProgress" | "waitlistCounts">,
@@ -63,14 +63,9 @@ export async function announcementState(
   const season = String(content.season.year);
   const open = orderWindow(content.season, now, context.services.config.timeZone).open;
   const [progress, counts] = await Promise.all([store.announcementProgress(season), store.waitlistCounts()]);
-  return {
-    season,
-    year: content.season.year,
-    open,
-    progress,
-    counts,
-    offer: open && !progress && counts.confirmed > 0,
-  };
+  const canSend = Boolean(context.services.config.notify?.email);
+  const offer = open && !progress && counts.confirmed > 0 && canSend;
+  return { season, year: content.season.year, open, progress, counts, canSend, offer };
 }
 
 const characters = (text: string) => [...text].length;
@@ -122,7 +117,7 @@ export async function announceAction(
   await requireRecentFactor(session, stepUpReturn.announce);
   if (state.progress) return refused({ ...words, problems: [{ field: null, text: copy.already(state.season) }] }, 409);
   const email = context.services.config.notify?.email;
-  if (!email) return refused({ ...words, problems: [{ field: null, text: copy.notSetUp }] }, 409);
+  if (!state.canSend || !email) return refused({ ...words, problems: [{ field: null, text: copy.notSetUp }] }, 409);
   if (!state.open) return refused({ ...words, problems: [{ field: null, text: copy.notOpen }] }, 409);
   if (state.counts.confirmed === 0)
     return refused({ ...words, problems: [{ field: null, text: copy.noneConfirmed }] }, 409);

@@ -54,7 +54,7 @@ async function showWaitlist({ request, context }: LoaderFunctionArgs, session: O
       offer: state.offer,
       announcing,
       words: seasonWords(context.site.content, context.services.config.publicUrl),
-      canSend: Boolean(context.services.config.notify?.email),
+      canSend: state.canSend,
       progress: progress
         ? {
             season: progress.season,
@@ -130,12 +130,18 @@ export default function Waitlist() {
         <h2 id="announce" className="text-xl font-semibold text-bone-50">
           {progress ? copy.announce.progressHeading(progress.season) : copy.announce.heading}
         </h2>
-        {progress ? (
-          <Progress progress={progress} done={search.get("done") === "announced"} />
-        ) : page.offer ? (
+        {progress ? <Progress progress={progress} done={search.get("done") === "announced"} /> : null}
+        {/* A refused Send (already sent, orders closed meanwhile) keeps the words and says why, whatever is offered. */}
+        {answer || (!progress && page.offer) ? (
           <Offer page={page} answer={answer} />
-        ) : (
-          <p className="mt-2 text-bone-100">{page.open ? copy.announce.nobody(page.year) : copy.announce.closed}</p>
+        ) : progress ? null : (
+          <p className="mt-2 text-bone-100">
+            {!page.open
+              ? copy.announce.closed
+              : counts.confirmed === 0
+                ? copy.announce.nobody(page.year)
+                : copy.announce.cannotSend(page.year)}
+          </p>
         )}
       </section>
 

@@ -34,6 +34,10 @@ export const waitlistOwnerCopy = {
     offerIntro: (year: number) =>
       `Orders for the ${year} season are open. Tell the confirmed addresses, once: each gets one e-mail.`,
     closed: "When a publish opens orders, you can announce it to the confirmed addresses here.",
+    /** Orders open and addresses confirmed, but this server sends no e-mail. */
+    cannotSend: (year: number) =>
+      `Orders for the ${year} season are open, but this server sends no e-mail (SMTP_URL and NOTIFY_EMAIL_* are not ` +
+      "set), so the confirmed addresses cannot be told. Set them up to announce.",
     nobody: (year: number) => `Orders for the ${year} season are open, but no address is confirmed yet.`,
     formIntro:
       "Edit the words if you like. Each e-mail ends with a line to unsubscribe. Nothing is sent until you press " +

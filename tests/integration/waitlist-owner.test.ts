@@ -236,7 +236,7 @@ describe("the Waitlist page", () => {
       body: { intent: "send", subject: "  ", message: "Kept words" },
     });
     expect(empty.status).toBe(422);
-    expect(decoded(empty.text)).toContain(copy.announce.subjectMissing);
+    expect(seen(empty.text)).toContain(copy.announce.subjectMissing);
     expect(decoded(empty.text)).toContain(">Kept words</textarea>");
 
     const long = await send("/inbox/waitlist?announce=1", {
@@ -244,8 +244,8 @@ describe("the Waitlist page", () => {
       body: { intent: "preview", subject: "x".repeat(151), message: "y".repeat(4001) },
     });
     expect(long.status).toBe(422);
-    expect(decoded(long.text)).toContain(copy.announce.subjectTooLong(151));
-    expect(decoded(long.text)).toContain(copy.announce.messageTooLong(4001));
+    expect(seen(long.text)).toContain(copy.announce.subjectTooLong(151));
+    expect(seen(long.text)).toContain(copy.announce.messageTooLong(4001));
 
     // Past the body cap: refused before it is read, nothing stored.
     const huge = await send("/inbox/waitlist?announce=1", {
@@ -286,7 +286,8 @@ describe("the Waitlist page", () => {
 
     const again = await send("/inbox/waitlist?announce=1", { method: "POST", body: words });
     expect(again.status).toBe(409);
-    expect(decoded(again.text)).toContain(copy.announce.already("2027"));
+    expect(seen(again.text)).toContain(copy.announce.already("2027"));
+    expect(decoded(again.text)).toContain(">Come and see.</textarea>");
     expect(count("SELECT COUNT(*) AS n FROM list_mail")).toBe(2);
 
     // What the list's sender settles shows as progress.
@@ -351,5 +352,50 @@ describe("the Waitlist page", () => {
     expect(rows).toContain("exported CSV: the waitlist");
     expect(rows).toContain("erased: one address of the waitlist");
     expect(rows.join("\n")).not.toContain("fans.example");
+  });
+});
+
+describe("the Waitlist page on a server that sends no e-mail", () => {
+  let quiet: SiteServer;
+  let quietCookie: string;
+  beforeAll(async () => {
+    const path = join(temp.dir(), "quiet.db");
+    const databaseUrl = `file:${path}`;
+    const added = await runInbox(["operator", "add", owner], {
+      env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+      input: `${password}\n`,
+    });
+    expect(added.status, added.stderr).toBe(0);
+    const db = openSqlite(path, { timeoutMs: 5_000 });
+    await putWaitlistRows(db, [{ email: "fan@fans.example", state: "confirmed" }]);
+    await db.close();
+    await publishSite(databaseUrl, opened);
+    quiet = await startSite({
+      API_HOST: "",
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: publicUrl,
+      INBOX_REQUIRE_2FA: "off",
+    });
+    const login = await sendAs(publicUrl, quiet.url, "/inbox/login", {
+      method: "POST",
+      body: { email: owner, password, next: "/inbox" },
+    });
+    expect(login.status).toBe(302);
+    quietCookie = cookieOf(login);
+  }, 60_000);
+  afterAll(() => quiet?.stop());
+
+  it("offers no announcement and says why; a forged Send is refused in words, nothing stored", async () => {
+    const page = await sendAs(publicUrl, quiet.url, "/inbox/waitlist", { cookie: quietCookie });
+    expect(seen(page.text)).toContain(copy.announce.cannotSend(2027));
+    expect(page.text).not.toContain("Announce to");
+    const sent = await sendAs(publicUrl, quiet.url, "/inbox/waitlist?announce=1", {
+      method: "POST",
+      cookie: quietCookie,
+      body: { intent: "send", subject: "Open", message: "Orders are open." },
+    });
+    expect(sent.status).toBe(409);
+    expect(seen(sent.text)).toContain(copy.announce.notSetUp);
+    expect(decoded(sent.text)).toContain(">Orders are open.</textarea>");
   });
 });
