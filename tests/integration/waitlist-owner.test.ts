@@ -273,9 +273,16 @@ describe("the Waitlist page", () => {
     expect(count("SELECT COUNT(*) AS n FROM announcements")).toBe(0);
     freshen();
 
-    const sent = await send("/inbox/waitlist?announce=1", { method: "POST", body: words });
-    expect(sent.status).toBe(303);
+    // Pressed twice at once (a double click without JavaScript, or two tabs): one is stored, the other refused.
+    const both = await Promise.all([
+      send("/inbox/waitlist?announce=1", { method: "POST", body: words }),
+      send("/inbox/waitlist?announce=1", { method: "POST", body: words }),
+    ]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([303, 409]);
+    const sent = both.find((answer) => answer.status === 303)!;
     expect(sent.headers.location).toBe("/inbox/waitlist?done=announced");
+    expect(seen(both.find((answer) => answer.status === 409)!.text)).toContain(copy.announce.already("2027"));
+    expect(count("SELECT COUNT(*) AS n FROM announcements")).toBe(1);
     expect(count("SELECT COUNT(*) AS n FROM list_mail WHERE kind = 'announcement' AND state = 'pending'")).toBe(2);
     const page = seen((await send("/inbox/waitlist?done=announced")).text);
     expect(page).toContain(copy.announce.done);
