@@ -199,6 +199,7 @@ function Progress({
   };
   done: boolean;
 }) {
+  const dropped = progress.total - progress.sent - progress.failed - progress.pending;
   return (
     <div className="mt-2">
       <Notice className="mb-3">{done ? copy.announce.done : null}</Notice>
@@ -206,6 +207,7 @@ function Progress({
         {copy.announce.progress(progress.sent, progress.total)}
       </p>
       {progress.failed > 0 ? <p className="mt-1 text-red-200">{copy.announce.failed(progress.failed)}</p> : null}
+      {dropped > 0 ? <p className="mt-1 text-bone-300">{copy.announce.dropped(dropped)}</p> : null}
       {progress.pending > 0 ? <p className="mt-1 text-sm text-bone-300">{copy.announce.waiting}</p> : null}
       <p className="mt-2 text-sm text-bone-300">
         {copy.announce.sentBy(progress.createdBy, absoluteTime(new Date(progress.createdAt)))}

@@ -55,6 +55,8 @@ export const waitlistOwnerCopy = {
     sentBy: (who: string, when: string) => `Sent by ${who}, ${when}.`,
     progress: (sent: number, total: number) => `${sent} of ${total} sent`,
     failed: (failed: number) => `${failed} could not be delivered`,
+    /** Addresses unsubscribed or erased before their turn: their mail was dropped, not sent. */
+    dropped: (dropped: number) => `${count(dropped, "address", "addresses")} left the list before it reached them`,
     done: "The announcement is stored and is being sent.",
     waiting: "The rest go out one by one; this page updates by itself.",
     /** Refusals, in words (the form comes back with what was typed). */
