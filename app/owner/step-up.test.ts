@@ -11,6 +11,9 @@ describe("stepUpReason", () => {
     expect(stepUpReason(stepUpReturn.security)).toBe("security");
     expect(stepUpReason(stepUpReturn.figures("2026"))).toBe("figures");
     expect(stepUpReturn.figures("2026")).toBe("/inbox/figures?year=2026");
+    expect(stepUpReason(stepUpReturn.waitlistExport)).toBe("waitlist-export");
+    expect(stepUpReason(stepUpReturn.waitlistErase("0190a-b"))).toBe("waitlist-erase");
+    expect(stepUpReason(stepUpReturn.announce)).toBe("announce");
     // Anything but a year is not carried into the address.
     expect(stepUpReturn.figures("2026&x=1")).toBe("/inbox/figures");
     expect(stepUpReturn.figures(null)).toBe("/inbox/figures");

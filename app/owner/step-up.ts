@@ -3,7 +3,17 @@
  * the code page goes back to (`next`), so the page can say what happens after the code (app/owner/gate.server.ts
  * requireRecentFactor builds the address; the pages below choose `next`).
  */
-export type StepUpReason = "erase" | "publish" | "restore" | "export" | "figures" | "security" | "build-page";
+export type StepUpReason =
+  | "erase"
+  | "publish"
+  | "restore"
+  | "export"
+  | "figures"
+  | "security"
+  | "build-page"
+  | "waitlist-export"
+  | "waitlist-erase"
+  | "announce";
 
 /** Where each step-up sends the owner back to, once the code is accepted. */
 export const stepUpReturn = {
@@ -21,10 +31,18 @@ export const stepUpReturn = {
     year !== null && /^\d{4}$/.test(year) ? `/inbox/figures?year=${year}` : "/inbox/figures",
   /** The enquiry page's build page section: the owner presses Share build page (or Revoke) again. */
   buildPage: (enquiryId: string) => `/inbox/${encodeURIComponent(enquiryId)}?build=again#build-page`,
+  /** The Waitlist page: the owner presses Download CSV again there. */
+  waitlistExport: "/inbox/waitlist",
+  /** The waitlist address's erase page, to press Erase it again. */
+  waitlistErase: (entryId: string) => `/inbox/waitlist/${encodeURIComponent(entryId)}/erase`,
+  /** The announcement's form, prefilled again (nothing was sent): Send announcement is pressed again. */
+  announce: "/inbox/waitlist?announce=1#announce",
 } as const;
 
 export function stepUpReason(next: string): StepUpReason | null {
   const path = next.split(/[?#]/)[0] ?? "";
+  if (/^\/inbox\/waitlist\/[^/]+\/erase$/.test(path)) return "waitlist-erase";
+  if (path === "/inbox/waitlist") return /[?&]announce=1(?:&|#|$)/.test(next) ? "announce" : "waitlist-export";
   if (/^\/inbox\/[^/]+\/erase$/.test(path)) return "erase";
   if (path === "/inbox/site") return "publish";
   if (path === "/inbox/site/history") return "restore";

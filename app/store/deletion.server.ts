@@ -44,27 +44,30 @@ function keepFigures(db: SqlClient, where: string, params: Params): Step<never> 
   };
 }
 
-export function deletionOperations(db: SqlClient): DeletionStore {
-  /**
-   * After an erase or a purge: no copy of the deleted rows left in the database's files. The rows are gone for every
-   * query already, so a scrub that cannot finish is logged, not thrown; the next erase or purge scrubs again.
-   */
-  const scrub = async (erase: boolean) => {
-    for (let attempt = 1; attempt <= scrubAttempts; attempt++) {
-      try {
-        if (await db.scrub(personalTables, { erase })) return;
-      } catch (error) {
-        log.error(
-          `inbox: DELETED ROWS NOT SCRUBBED: ${(error as Error).message}; they may stay in the database's files until the next erase or purge`,
-        );
-        return;
-      }
-      if (attempt < scrubAttempts) await new Promise((resolve) => setTimeout(resolve, scrubPauseMs));
+/**
+ * After an erase or a purge: no copy of the deleted rows left in the database's files. The rows are gone for every
+ * query already, so a scrub that cannot finish is logged, not thrown; the next erase or purge scrubs again. The
+ * waitlist's erase (app/store/waitlist-owner.server.ts) scrubs its own tables the same way.
+ */
+export async function scrubDeleted(db: SqlClient, tables: readonly string[], erase = true): Promise<void> {
+  for (let attempt = 1; attempt <= scrubAttempts; attempt++) {
+    try {
+      if (await db.scrub(tables, { erase })) return;
+    } catch (error) {
+      log.error(
+        `inbox: DELETED ROWS NOT SCRUBBED: ${(error as Error).message}; they may stay in the database's files until the next erase or purge`,
+      );
+      return;
     }
-    log.error(
-      "inbox: DELETED ROWS NOT SCRUBBED: another reader kept the write-ahead log busy; they may stay in it until the next erase or purge",
-    );
-  };
+    if (attempt < scrubAttempts) await new Promise((resolve) => setTimeout(resolve, scrubPauseMs));
+  }
+  log.error(
+    "inbox: DELETED ROWS NOT SCRUBBED: another reader kept the write-ahead log busy; they may stay in it until the next erase or purge",
+  );
+}
+
+export function deletionOperations(db: SqlClient): DeletionStore {
+  const scrub = (erase: boolean) => scrubDeleted(db, personalTables, erase);
 
   return {
     async purge({ enquiriesBefore, spamBefore }, now = new Date()) {

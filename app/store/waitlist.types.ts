@@ -112,14 +112,20 @@ export interface WaitlistOwnerStore {
   waitlistCounts(): Promise<WaitlistCounts>;
   /** The list, newest first. */
   waitlistEntries(): Promise<WaitlistEntry[]>;
-  /** Erases an address and its mail from the list. False when it is not there. */
-  eraseWaitlistAddress(email: string): Promise<boolean>;
+  /** One address on the list by its id (the erase's confirmation page); null when it is not there. */
+  waitlistEntry(id: string): Promise<WaitlistEntry | null>;
+  /**
+   * Erases an address and its mail from the list, remembers it as an enquiry's erase does (a keyed hash) and scrubs
+   * the database's files. False when it is not there.
+   */
+  eraseWaitlistAddress(email: string, now?: Date): Promise<boolean>;
   /**
    * Stores the season's announcement and one list mail per confirmed address, in one transaction. Null when the season
    * already has one (nothing stored).
    */
   createAnnouncement(
-    words: { season: string; subject: string; body: string; actor: string },
+    /** `messageDomain`: the Message-IDs' domain (the sender's address's); "localhost" when not given. */
+    words: { season: string; subject: string; body: string; actor: string; messageDomain?: string },
     now?: Date,
   ): Promise<Announcement | null>;
   /** The season's announcement and how far it has gone; null when none. */

@@ -132,6 +132,12 @@ export const securityCopy = {
       figures: "After the code you come back to the Figures page: press Download CSV again to download the figures.",
       security: "After the code you come back to the Security page: press the button again.",
       "build-page": "After the code you come back to the enquiry: press Share build page (or Revoke) again.",
+      "waitlist-export":
+        "After the code you come back to the Waitlist page: press Download CSV again to download the list.",
+      "waitlist-erase": "After the code you come back to the erase page: press Erase it again to erase the address.",
+      announce:
+        "Nothing was sent. After the code you come back to the announcement: check the words and press Send " +
+        "announcement again.",
     },
   },
   /** The Security page's sessions: where the operator is logged in. */

@@ -34,7 +34,8 @@ Commands:
   retry            put failed notifications back to pending: the running server sends them
   erase EMAIL      delete every enquiry from EMAIL (any case) with its notifications, for good, leaving no
                    copy in the database's files: a keyed hash of the address is kept so that no import brings
-                   them back; says so when the v1 file (INBOX_FILE) still holds the address
+                   them back; says so when the v1 file (INBOX_FILE) still holds the address; an address on
+                   the waitlist is erased from it too (with its list mail), and the output says so
   mark-spam ID     the enquiry is spam: moved to the Spam folder, and the spam filter learns from it
   not-spam ID      the enquiry is real: the filter learns from it; one held as spam becomes new and the running
                    server sends its notifications
@@ -114,6 +115,9 @@ export async function runInboxCommand(argv: readonly string[], io: CommandIo): P
       io.stdout.write(
         `Erased ${count} ${count === 1 ? "enquiry" : "enquiries"} from ${visible(rest[0]!)} with their notifications.\n`,
       );
+      // The same person's place on the waitlist (issue 35): erased with it, the same way.
+      if (await store.eraseWaitlistAddress(rest[0]!))
+        io.stdout.write(`Erased ${visible(rest[0]!)} from the waitlist too, with its list mail.\n`);
       const inV1File = await v1FileHolds(config.inboxFile, rest[0]!).catch((error: Error) => {
         io.stderr.write(
           `inbox: could not read ${visible(config.inboxFile)} to check it for the address: ${error.message}\n`,

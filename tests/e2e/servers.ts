@@ -12,10 +12,10 @@ import { join } from "node:path";
  * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
  * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
  * sessions and the erase step-up), +31/+32 (the public Work pages', one per project), +33/+34 (the owner's Work pages'), +35 to +38 (replying from the inbox: two servers, two SMTP servers);
- * the photo servers take +40 to +59; +60 the launcher's ready signal. Playwright starts the servers every file uses
+ * the photo servers take +40 to +59; +60 the launcher's ready signal; +61/+62 the owner's Waitlist page's, one per project. Playwright starts the servers every file uses
  * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
-const portCount = 61;
+const portCount = 63;
 
 /**
  * E2E_PORT_BASE, or a free block found now: the runner evaluates this first and sets the variable, and the workers it
@@ -68,6 +68,11 @@ export const securityCodesDatabases = {
   js: join(dataDir, "security-codes-js.db"),
   noJs: join(dataDir, "security-codes-no-js.db"),
 };
+/** The owner's Waitlist page's servers, one per project (tests/e2e/waitlist-owner.spec.ts). */
+export const waitlistOwnerDatabases = {
+  js: join(dataDir, "waitlist-owner-js.db"),
+  noJs: join(dataDir, "waitlist-owner-no-js.db"),
+};
 /** The Security page's sessions and step-up on erase (tests/e2e/security-sessions.spec.ts): the factor required. */
 export const securitySessionsDatabase = join(dataDir, "security-sessions.db");
 // The tests post many enquiries on purpose: the rate limits are off except on the server that tests them.
@@ -117,6 +122,30 @@ function securityCodesServer(port: number, database: string) {
       INBOX_FILE: `${database}.jsonl`,
       PUBLIC_URL: url(port),
       TRUST_PROXY: "1",
+      ...noRateLimits,
+      ...spamFilterOff,
+    },
+  };
+}
+
+/**
+ * The owner's Waitlist page (tests/e2e/waitlist-owner.spec.ts): the second factor required (its CSV and Send are behind
+ * step-up) and e-mail set up (the announcement is offered only then), to a port where nothing listens: the list's
+ * sending is tested in tests/integration, the page here.
+ */
+function waitlistOwnerServer(port: number, database: string) {
+  return {
+    port,
+    url: url(port),
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${database}`,
+      INBOX_FILE: `${database}.jsonl`,
+      PUBLIC_URL: url(port),
+      TRUST_PROXY: "1",
+      SMTP_URL: "smtp://127.0.0.1:9",
+      NOTIFY_EMAIL_TO: "owner@grimforge.example",
+      NOTIFY_EMAIL_FROM: "site@grimforge.example",
       ...noRateLimits,
       ...spamFilterOff,
     },
@@ -261,6 +290,9 @@ export const e2eServers = {
   // Replying from the inbox: one server per project (+35/+36), each with its SMTP server (+37/+38).
   repliesJs: repliesServer(base + 35, base + 37, join(dataDir, "replies-js.db")),
   repliesNoJs: repliesServer(base + 36, base + 38, join(dataDir, "replies-no-js.db")),
+  // The owner's Waitlist page: one server per project (each announces its season once).
+  waitlistOwnerJs: waitlistOwnerServer(base + 61, waitlistOwnerDatabases.js),
+  waitlistOwnerNoJs: waitlistOwnerServer(base + 62, waitlistOwnerDatabases.noJs),
   // The Security page's one-time codes, with the second factor required (the default): one server per project.
   securityCodesJs: securityCodesServer(base + 27, securityCodesDatabases.js),
   securityCodesNoJs: securityCodesServer(base + 28, securityCodesDatabases.noJs),

@@ -2,11 +2,13 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { openSqlite } from "~/store/sqlite.server";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
 import type { V1Record } from "~/store/v1.types";
 import { ensureBuilt, projectRoot } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
+import { putWaitlistRows } from "../support/waitlist-rows";
 
 /** What `--json` says of an enquiry stored without the spam filter's judgement (saved directly, or imported from v1). */
 const notJudged = { spamVerdict: "none", spamScore: null, spamReasons: [], spamDecision: null };
@@ -330,6 +332,31 @@ describe("npm run inbox", () => {
     const left = JSON.parse((await run(["--json"], database)).stdout) as { email: string }[];
     expect(left.map((item) => item.email)).toEqual(["bob@example.com"]);
     expect((await run(["erase"], database)).code).toBe(2);
+  });
+
+  it("erase reaches the waitlist too, and says so", async () => {
+    const { database, store } = await inboxWith([ann]);
+    await store.close();
+    const db = openSqlite(database, { timeoutMs: 5_000 });
+    await putWaitlistRows(db, [
+      { email: "ann@example.com", state: "confirmed" },
+      { email: "fan@example.com", state: "pending" },
+    ]);
+    await db.close();
+    const result = await run(["erase", "Ann@Example.com"], database);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toBe(
+      "Erased 1 enquiry from Ann@Example.com with their notifications.\n" +
+        "Erased Ann@Example.com from the waitlist too, with its list mail.\n",
+    );
+    const after = await openInboxStore({ kind: "sqlite", path: database }, { timeoutMs: 5_000 });
+    expect((await after.waitlistEntries()).map((entry) => entry.email)).toEqual(["fan@example.com"]);
+    await after.close();
+    // Only on the list: the enquiries' line says none, the list's says it went.
+    expect((await run(["erase", "fan@example.com"], database)).stdout).toBe(
+      "Erased 0 enquiries from fan@example.com with their notifications.\n" +
+        "Erased fan@example.com from the waitlist too, with its list mail.\n",
+    );
   });
 
   it("streams a large inbox", async () => {

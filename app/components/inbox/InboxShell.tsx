@@ -5,6 +5,7 @@ import { inboxCopy } from "~/wording/inbox";
 import { pipelineCopy } from "~/wording/pipeline";
 import { securityCopy } from "~/wording/security";
 import { siteEditorCopy } from "~/wording/site-editor";
+import { waitlistOwnerCopy } from "~/wording/waitlist-owner";
 import { workEditorCopy } from "~/wording/work-editor";
 
 export const buttonClass =
@@ -44,6 +45,11 @@ export function InboxShell({ operator, children }: { operator: string; children:
             <li>
               <NavLink to="/inbox/figures" className={tabClass}>
                 {figuresCopy.nav}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/inbox/waitlist" className={tabClass}>
+                {waitlistOwnerCopy.nav}
               </NavLink>
             </li>
             <li>
