@@ -27,6 +27,7 @@ import type { DatabaseLocation, InboxStore } from "~/store/store.types";
 import { v1Operations } from "~/store/v1.server";
 import { videoOperations } from "~/store/videos.server";
 import { buildPageOperations } from "~/store/build-pages.server";
+import { waitlistOperations } from "~/store/waitlist.server";
 
 /**
  * The InboxStore: the database at `location` opened (SQLite or PostgreSQL), migrated, and each module's operations
@@ -117,6 +118,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...reminderOperations(db),
     ...figuresOperations(db),
     ...buildPageOperations(db, sealerWith(secretsKey)),
+    ...waitlistOperations(db, sealerWith(secretsKey)),
     ping: () => db.probe(),
     close: () => db.close(),
   };
