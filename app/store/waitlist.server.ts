@@ -9,6 +9,7 @@ import {
 } from "~/store/sealed-secrets.server";
 import { emailKey, time, timeOrNull } from "~/store/rows.server";
 import { transaction, type Params, type Row, type SqlClient } from "~/store/sql.server";
+import { waitlistConfirmDays } from "~/wording/waitlist";
 import type {
   ClaimedListMail,
   ListMailKind,
@@ -26,8 +27,7 @@ import type {
  * PostgreSQL.
  */
 
-/** How long a confirmation link works, and an unconfirmed address is kept. */
-export const waitlistConfirmDays = 7;
+export { waitlistConfirmDays } from "~/wording/waitlist";
 const confirmMs = waitlistConfirmDays * 24 * 60 * 60_000;
 /** A pending address asking again sooner than this gets no second mail (nobody fills a stranger's inbox with them). */
 export const waitlistAskAgainMs = 10 * 60_000;
