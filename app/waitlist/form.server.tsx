@@ -37,8 +37,8 @@ function WaitlistForm({ formToken, email = "", error, idPrefix = "waitlist" }: W
         <label htmlFor={id("email")} className="block font-semibold text-bone-100">
           {waitlistForm.emailLabel}
         </label>
-        <div className="mt-1 flex flex-col gap-3 sm:flex-row sm:items-start">
-          <div className="grow">
+        <div className="mt-1 flex flex-col gap-3">
+          <div>
             <input
               id={id("email")}
               name="email"
@@ -58,7 +58,7 @@ function WaitlistForm({ formToken, email = "", error, idPrefix = "waitlist" }: W
           </div>
           <button
             type="submit"
-            className="shrink-0 rounded-md bg-ember-500 px-5 py-2.5 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
+            className="rounded-md bg-ember-500 px-5 sm:self-start py-2.5 font-semibold text-night-950 hover:bg-ember-400 focus-visible:outline-offset-4 focus-visible:outline-ember-300"
           >
             {waitlistForm.submitLabel}
           </button>
