@@ -24,7 +24,7 @@ describe("parseConfig", () => {
       rateLimitLoginPerMinute: 30,
       requireSecondFactor: true,
       logFormat: defaultLogFormat(),
-      notify: { email: undefined, webhookUrl: undefined },
+      notify: { email: undefined, webhookUrl: undefined, mailPerMinute: 60 },
       spam: { filter: true },
       retention: { retentionDays: 365, spamRetentionDays: 30 },
       spamDigest: { hour: 8, timeZone: "UTC" },

@@ -60,6 +60,8 @@ export interface SiteServices {
   wakeLoginAlerts?(): void;
   /** Tells the sender of the owner's mail to customers that a reply was just stored (optional: tests built by hand). */
   wakeCustomerMail?(): void;
+  /** Tells the list's sender that a visitor just asked to be told when orders open (optional: tests built by hand). */
+  wakeListMail?(): void;
   /** Tells the reminders' sender that a reminder set just now is due at once (optional: tests built by hand). */
   wakeReminders?(): void;
   /** Tells the background photo encoder that a photo was just uploaded or placed, so it is encoded now. */

@@ -8,6 +8,7 @@ import type { InboxStore } from "~/store/store.types";
 import { backupStatus, startBackups, stopBackups } from "./backups";
 import { getConfig } from "./environment";
 import { startCustomerMail, stopCustomerMail, wakeCustomerMail } from "./customer-mail-loop";
+import { startListMail, stopListMail, wakeListMail } from "./list-mail-loop";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
 import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts-loop";
 import { siteMetrics } from "./metrics";
@@ -45,6 +46,7 @@ export function createServices(): SiteServices {
     wakeOutbox,
     wakeLoginAlerts,
     wakeCustomerMail,
+    wakeListMail,
     wakeReminders,
     wakePhotoEncoder,
     wakeVideoEncoder,
@@ -82,6 +84,7 @@ export async function startServices(): Promise<void> {
     startSpamDigest(store, config);
     startLoginAlerts(store, config);
     startCustomerMail(store, config);
+    startListMail(store, config);
     startReminders(store, config);
     startPhotoEncoder(store, { leaseMs: config.photoLeaseMs });
     startVideoEncoder(store, { leaseMs: config.photoLeaseMs });
@@ -103,6 +106,7 @@ export async function stopBackground(): Promise<void> {
     stopSpamDigest(),
     stopLoginAlerts(),
     stopCustomerMail(),
+    stopListMail(),
     stopReminders(),
     stopPhotoEncoder(),
     stopVideoEncoder(),

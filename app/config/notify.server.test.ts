@@ -10,7 +10,7 @@ describe("parseConfig: notifications", () => {
   };
 
   it("has no channel when none is configured", () => {
-    expect(parseConfig({}).notify).toEqual({ email: undefined, webhookUrl: undefined });
+    expect(parseConfig({}).notify).toEqual({ email: undefined, webhookUrl: undefined, mailPerMinute: 60 });
   });
 
   it("reads the e-mail channel, with every NOTIFY_EMAIL_TO address (blanks around commas ignored)", () => {
@@ -93,6 +93,7 @@ describe("parseConfig: notifications", () => {
     expect(parseConfig({ NOTIFY_WEBHOOK_URL: "https://hooks.slack.com/services/T0/B0/x" }).notify).toEqual({
       email: undefined,
       webhookUrl: "https://hooks.slack.com/services/T0/B0/x",
+      mailPerMinute: 60,
     });
     expect(refusal({ NOTIFY_WEBHOOK_URL: "hooks.slack.com/services/x" })).toContain("NOTIFY_WEBHOOK_URL");
     expect(refusal({ NOTIFY_WEBHOOK_URL: "ftp://example.com/x" })).toContain("NOTIFY_WEBHOOK_URL");
@@ -104,6 +105,7 @@ describe("parseConfig: notifications", () => {
       email: undefined,
       webhookUrl: url,
       webhookFormat: "mattermost",
+      mailPerMinute: 60,
     });
     expect(parseConfig({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: "" }).notify).not.toHaveProperty(
       "webhookFormat",
@@ -111,5 +113,13 @@ describe("parseConfig: notifications", () => {
     expect(refusal({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_FORMAT: "msteams" })).toMatch(
       /NOTIFY_WEBHOOK_FORMAT.*slack, discord, mattermost, googlechat, teams, json/,
     );
+  });
+
+  it("reads MAIL_PER_MINUTE (default 60), and refuses one that is not a whole number from 1 to 6000, naming it", () => {
+    expect(parseConfig({ MAIL_PER_MINUTE: "120" }).notify?.mailPerMinute).toBe(120);
+    expect(parseConfig({ MAIL_PER_MINUTE: "" }).notify?.mailPerMinute).toBe(60);
+    for (const value of ["0", "-1", "1.5", "ten", "6001"]) {
+      expect(refusal({ MAIL_PER_MINUTE: value })).toMatch(/MAIL_PER_MINUTE: must be/);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { emptyAsUnset } from "~/config/env.server";
 
 /**
  * Notifications: e-mail (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM: all three or none) and a chat webhook
- * (NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT).
+ * (NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT); the list's pace (MAIL_PER_MINUTE).
  */
 
 /** A plain address (no display name, comments or lists): one mailbox, nothing a header could be built from. */
@@ -87,6 +87,16 @@ export const notifyEnv = z.object({
       })
       .optional(),
   ),
+  // The list's announcements: at most this many e-mails a minute for all instances together (docs/waitlist.md).
+  MAIL_PER_MINUTE: z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number({ error: "must be a whole number of e-mails a minute, 1 to 6000, e.g. 60" })
+      .int("must be a whole number of e-mails a minute, 1 to 6000, e.g. 60")
+      .min(1, "must be at least 1 (an announcement must be able to go out)")
+      .max(6000, "must be at most 6000 (one every 10 ms)")
+      .default(60),
+  ),
   // Unset: chosen from the webhook URL's host (see docs/notifications.md).
   NOTIFY_WEBHOOK_FORMAT: z.preprocess(
     (value) => emptyAsUnset(typeof value === "string" ? value.trim().toLowerCase() : value),
@@ -129,10 +139,13 @@ export interface NotifyConfig {
   webhookUrl: string | undefined;
   /** The payload format NOTIFY_WEBHOOK_FORMAT names; undefined: chosen from the URL's host. */
   webhookFormat?: WebhookFormat;
+  /** MAIL_PER_MINUTE: the list's announcements, for all instances together; unset (tests built by hand): 60. */
+  mailPerMinute?: number;
 }
 
 export function notifyConfig(data: z.infer<typeof notifyEnv>, dkim?: DkimConfig): NotifyConfig {
-  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT } = data;
+  const { SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM, NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_FORMAT, MAIL_PER_MINUTE } =
+    data;
   const email =
     SMTP_URL && NOTIFY_EMAIL_TO && NOTIFY_EMAIL_FROM
       ? {
@@ -147,5 +160,6 @@ export function notifyConfig(data: z.infer<typeof notifyEnv>, dkim?: DkimConfig)
     email,
     webhookUrl: NOTIFY_WEBHOOK_URL,
     ...(NOTIFY_WEBHOOK_FORMAT ? { webhookFormat: NOTIFY_WEBHOOK_FORMAT } : {}),
+    mailPerMinute: MAIL_PER_MINUTE,
   };
 }

@@ -12,9 +12,14 @@ import { refusals } from "~/wording";
 export async function admitPost(
   request: Request,
   maxBytes: number,
-  { readsOwnBody = false, json = false }: { readsOwnBody?: boolean; json?: boolean } = {},
+  {
+    readsOwnBody = false,
+    json = false,
+    fromAnySite = null,
+  }: { readsOwnBody?: boolean; json?: boolean; fromAnySite?: RegExp | null } = {},
 ): Promise<Request> {
-  if (isCrossSiteRequest(request)) {
+  // The one exception, declared beside its action (app/http/body-cap.ts): the one-click unsubscribe.
+  if (isCrossSiteRequest(request) && !fromAnySite?.test(new URL(request.url).pathname)) {
     discardBody(request);
     throw refusal(403, refusals.crossSite);
   }

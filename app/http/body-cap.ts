@@ -20,10 +20,16 @@ export interface BodyCap {
   readsOwnBody?: boolean;
   /** The action takes JSON, not a form (the passkeys' exchange): admitPost checks the media type. */
   json?: boolean;
+  /**
+   * Posts to the route's paths that this matches are taken from any site, unlike every other post: the list's one-click
+   * unsubscribe (RFC 8058), which a mail provider posts from its own servers or a webmail page, with no cookie and no
+   * form token; it changes only what the secret token in its path names.
+   */
+  fromAnySite?: RegExp | null;
 }
 
 /** A route module's own cap (its `bodyCap` export), or the default for one that has none. */
 export function bodyCapOf(routeModule: object): Required<BodyCap> {
   const own = (routeModule as { bodyCap?: BodyCap }).bodyCap;
-  return { maxBytes: defaultBodyCap, readsOwnBody: false, json: false, ...own };
+  return { maxBytes: defaultBodyCap, readsOwnBody: false, json: false, fromAnySite: null, ...own };
 }

@@ -17,15 +17,25 @@ export interface MailTransport {
 
 /**
  * `email`: the e-mail configuration (config.notify.email): its SMTP_URL, and its DKIM key when DKIM_* are set, so
- * every message sent through the transport is signed without its sender doing anything.
+ * every message sent through the transport is signed without its sender doing anything. `pool`: one connection kept
+ * open and used for message after message (the list's announcement), where each message opens its own otherwise.
  */
 export function createMailTransport(
   email: Pick<EmailChannelConfig, "smtpUrl" | "dkim">,
-  { ca }: { ca?: string } = {},
+  { ca, pool = false }: { ca?: string; pool?: boolean } = {},
 ): MailTransport {
   const options = smtpOptions(email.smtpUrl, { ca });
+  const dkim = email.dkim ? { dkim: dkimOptions(email.dkim) } : {};
   return {
-    transport: nodemailer.createTransport({ ...options, ...(email.dkim ? { dkim: dkimOptions(email.dkim) } : {}) }),
+    // A pool's messages are sent the same way; only its connections are kept (its types are a separate transport's).
+    transport: pool
+      ? (nodemailer.createTransport({
+          ...options,
+          ...dkim,
+          pool: true,
+          maxConnections: 1,
+        }) as unknown as Transporter<SMTPTransport.SentMessageInfo>)
+      : nodemailer.createTransport({ ...options, ...dkim }),
     host: `${options.host}:${options.port}`,
     authenticated: Boolean(options.auth),
   };

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { data, redirect } from "@remix-run/react";
-import { announcementText } from "~/owner/announcement";
+import { announcementText } from "~/notify/announcement";
+import { signature } from "~/notify/sender";
 import { requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { privateHeaders } from "~/owner/headers";
 import { stepUpReturn } from "~/owner/step-up";
@@ -106,7 +107,8 @@ export async function announceAction(
   const state = await announcementState(store, context);
   const words = { subject: judged.subject, message: judged.message };
   if (intent === "preview") {
-    const text = announcementText(judged.message, waitlistOwnerCopy.mail.previewLink);
+    const business = { business: context.site.content.business, siteUrl: context.services.config.publicUrl };
+    const text = announcementText(judged.message, waitlistOwnerCopy.mail.previewLink, signature(business));
     return data(
       { announce: { ...words, preview: { subject: judged.subject, text, people: state.counts.confirmed } } },
       { headers: privateHeaders },
@@ -135,5 +137,7 @@ export async function announceAction(
     action: "announced",
     detail: waitlistOwnerCopy.activity.announced(stored.season, stored.total),
   });
+  // The first mail goes now rather than at the sender's next look (the other instances find the rest as they poll).
+  context.services.wakeListMail?.();
   return redirect("/inbox/waitlist?done=announced", { status: 303, headers: privateHeaders });
 }

@@ -1,17 +1,22 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Link, useLoaderData } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
 import { homePage } from "~/wording";
 import { metaFromLoader, useSitePath } from "~/site-content/root-data";
-import { pageData, pageHeadFor } from "~/site-content/pages.server";
+import { pageHeadFor, previewHeaders, waitlistFormFor } from "~/site-content/pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
+
+/** A preview's headers, or no-store while the page carries one visitor's waitlist form (its form token). */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /** What Home shows of the site: the intro, the season notice, the services and the carousel's photos and captions. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { meta, site, preview } = await pageHeadFor("home", request, context);
   const { business, tagline, orders, services, ordersNote, photos } = site;
-  return pageData(
+  // "Tell me when orders open" while orders are closed (docs/waitlist.md): markup made on the server, no script.
+  const waitlist = preview ? null : await waitlistFormFor(context, site);
+  return data(
     {
       meta,
       businessName: business.name,
@@ -27,8 +32,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       })),
       ordersNote,
       carousel: { slides: photos.slides, captions: photos.captions },
+      waitlist,
     },
-    preview,
+    { headers: preview ? previewHeaders : waitlist ? { "Cache-Control": "no-store" } : {} },
   );
 }
 
@@ -65,6 +71,8 @@ export default function Home() {
               {homePage.orderLink}
             </Link>
           </div>
+          {/* Markup made on the server (app/waitlist/form.server.tsx): the form adds no script to the page. */}
+          {site.waitlist && <div dangerouslySetInnerHTML={{ __html: site.waitlist }} />}
         </div>
         <div className="lg:col-span-3">
           <HeroCarousel photos={site.carousel} />

@@ -19,7 +19,7 @@ import { aboutField, enquiryFieldNames, maxBodyBytes, type EnquiryValues } from 
 import type { BodyCap } from "~/http/body-cap";
 import { browserFailureText } from "~/enquiry/api-answer";
 import { metaFromLoader } from "~/site-content/root-data";
-import { pageHeadFor, previewHeaders } from "~/site-content/pages.server";
+import { pageHeadFor, previewHeaders, waitlistFormFor } from "~/site-content/pages.server";
 
 export const meta: MetaFunction = metaFromLoader;
 
@@ -40,9 +40,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A page with ?about= (known or not) is never kept either: the in-memory page cache keeps no query string at all
   // (app/pages/page-cache.server.ts), and no-store tells a CDN the same, so made-up values cannot fill a cache. The
   // page is cheap to render, and a visitor asks for it once.
-  const perVisitor = sent || !context.services.config.apiHost || query.has(aboutField);
+  // "Tell me when orders open" while orders are closed (docs/waitlist.md): markup made on the server, no script.
+  const waitlist = preview ? null : await waitlistFormFor(context, site);
+  const perVisitor = sent || !context.services.config.apiHost || query.has(aboutField) || waitlist !== null;
   return data(
-    { sent, formToken, meta, intro: site.contactIntro, about },
+    { sent, formToken, meta, intro: site.contactIntro, about, waitlist },
     { headers: preview ? previewHeaders : perVisitor ? { "Cache-Control": "no-store" } : {} },
   );
 }
@@ -99,7 +101,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 };
 
 export default function Contact() {
-  const { sent, formToken, intro, about } = useLoaderData<typeof loader>();
+  const { sent, formToken, intro, about, waitlist } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -113,6 +115,7 @@ export default function Contact() {
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="font-display text-4xl font-bold text-bone-50 sm:text-5xl">{contactPage.heading}</h1>
       <p className="mt-4 text-lg text-bone-300">{intro}</p>
+      {waitlist && <div dangerouslySetInnerHTML={{ __html: waitlist }} />}
       <div className="mt-8 rounded-xl border border-night-600 bg-night-800/70 p-5 shadow-[0_0_60px_-25px_rgb(242_140_40_/_0.4)] sm:p-8">
         {/* A new key after each successful send empties the form; a failed send keeps everything typed. */}
         <ContactForm

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Config } from "~/config.server";
 import { privacyPage } from "~/wording";
+import { waitlistConfirmDays } from "~/wording/waitlist";
 import { metaFromLoader, useSitePath } from "~/site-content/root-data";
 import { pageData, pageHeadFor } from "~/site-content/pages.server";
 
@@ -61,6 +62,9 @@ export default function Privacy() {
       </Part>
       <Part heading={privacyPage.whyHeading}>
         <p>{privacyPage.why}</p>
+      </Part>
+      <Part heading={privacyPage.listHeading}>
+        <p data-waitlist-privacy="">{privacyPage.list(waitlistConfirmDays)}</p>
       </Part>
       <Part heading={privacyPage.howLongHeading}>
         <p data-retention={retentionDays}>{privacyPage.howLong(retentionDays)}</p>

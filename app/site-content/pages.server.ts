@@ -47,3 +47,5 @@ export async function pageHeadFor(
 }
 
 export { pageData, previewHeaders } from "~/site-content/published-or-preview.server";
+// "Tell me when orders open" on the home and contact pages while orders are closed (docs/waitlist.md).
+export { waitlistFormFor } from "~/waitlist/offer.server";

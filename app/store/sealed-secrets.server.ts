@@ -13,6 +13,9 @@ export const sealedColumns = [
   { table: "totp_factors", column: "secret", id: "operator_id" },
   // A build page's token, kept so the owner can send the link again (looked up by its hash, never by this).
   { table: "build_pages", column: "token_sealed", id: "enquiry_id" },
+  // The waitlist's links (confirm, unsubscribe), kept to write them into a mail again (looked up by their hashes).
+  { table: "waitlist", column: "confirm_token_sealed", id: "id" },
+  { table: "waitlist", column: "unsubscribe_token_sealed", id: "id" },
 ] as const;
 
 type SealedColumn = (typeof sealedColumns)[number];
@@ -90,7 +93,10 @@ interface StoredValue {
 async function storedValues(db: SqlClient): Promise<StoredValue[]> {
   const values: StoredValue[] = [];
   for (const where of sealedColumns) {
-    const rows: Row[] = await db.query(`SELECT ${where.id} AS id, ${where.column} AS value FROM ${where.table}`);
+    // A column that may be empty (a used confirmation link) holds nothing to seal there.
+    const rows: Row[] = await db.query(
+      `SELECT ${where.id} AS id, ${where.column} AS value FROM ${where.table} WHERE ${where.column} IS NOT NULL`,
+    );
     for (const row of rows) values.push({ where, rowId: String(row.id), stored: String(row.value) });
   }
   return values;
@@ -161,7 +167,9 @@ export async function resealSecrets(
 /**
  * `npm run inbox -- secrets forget` (a key lost for good): the one-time codes whose secret does not open with `key`
  * (all sealed ones when there is none) are removed with their recovery codes, in one transaction; those operators set
- * codes up again after their password. Resolves with how many were removed.
+ * codes up again after their password. A build page's lost token revokes the page; a waitlist entry's lost confirmation
+ * link ends (the visitor asks again), its lost unsubscribe link is replaced by a new one for the next mails. Resolves
+ * with how many values were removed or replaced.
  */
 export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | undefined): Promise<number> {
   const lost = (await storedValues(db)).filter(({ where, rowId, stored }) => {
@@ -179,10 +187,26 @@ export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | u
       where.table === "build_pages"
         ? // The link cannot be shown again: the page is revoked (the owner shares a new one).
           [{ sql: "DELETE FROM build_pages WHERE enquiry_id = ? AND token_sealed = ?", params: [rowId, stored] }]
-        : [
-            { sql: "DELETE FROM totp_factors WHERE operator_id = ? AND secret = ?", params: [rowId, stored] },
-            { sql: "DELETE FROM recovery_codes WHERE operator_id = ?", params: [rowId] },
-          ],
+        : where === waitlistConfirmColumn
+          ? // The confirmation link cannot be written again: it ends, with its unsent mail (the visitor asks again).
+            [
+              {
+                sql: `UPDATE waitlist SET confirm_token_hash = NULL, confirm_token_sealed = NULL, confirm_until = NULL
+                      WHERE id = ? AND confirm_token_sealed = ?`,
+                params: [rowId, stored],
+              },
+              {
+                sql: "DELETE FROM list_mail WHERE waitlist_id = ? AND kind = 'confirm' AND state = 'pending'",
+                params: [rowId],
+              },
+            ]
+          : where === waitlistUnsubscribeColumn
+            ? // The unsubscribe link cannot be written again: a new one, for the next mails (the old one ends).
+              [replacedUnsubscribeToken(key, rowId, stored)]
+            : [
+                { sql: "DELETE FROM totp_factors WHERE operator_id = ? AND secret = ?", params: [rowId, stored] },
+                { sql: "DELETE FROM recovery_codes WHERE operator_id = ?", params: [rowId] },
+              ],
     ),
   );
   return lost.length;
@@ -201,3 +225,19 @@ export const sealerWith = (key: Uint8Array | undefined): SecretsSealer => ({
 
 export const totpSecretColumn = sealedColumns[0];
 export const buildTokenColumn = sealedColumns[1];
+export const waitlistConfirmColumn = sealedColumns[2];
+export const waitlistUnsubscribeColumn = sealedColumns[3];
+
+/** A waitlist link's token: 256 random bits in lower-case hex (the site's paths are lower case), found by its SHA-256. */
+export const newListToken = () => randomBytes(32).toString("hex");
+export const hashListToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+/** A fresh unsubscribe link for an entry whose sealed one no longer opens, sealed with `key` (or in clear without). */
+function replacedUnsubscribeToken(key: Uint8Array | undefined, rowId: string, stored: string) {
+  const token = newListToken();
+  return {
+    sql: `UPDATE waitlist SET unsubscribe_token_hash = ?, unsubscribe_token_sealed = ?
+          WHERE id = ? AND unsubscribe_token_sealed = ?`,
+    params: [hashListToken(token), sealerWith(key).seal(token, waitlistUnsubscribeColumn, rowId), rowId, stored],
+  };
+}

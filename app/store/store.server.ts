@@ -28,6 +28,7 @@ import { v1Operations } from "~/store/v1.server";
 import { videoOperations } from "~/store/videos.server";
 import { buildPageOperations } from "~/store/build-pages.server";
 import { waitlistOwnerOperations } from "~/store/waitlist-owner.server";
+import { waitlistOperations } from "~/store/waitlist.server";
 
 /**
  * The InboxStore: the database at `location` opened (SQLite or PostgreSQL), migrated, and each module's operations
@@ -119,6 +120,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...figuresOperations(db),
     ...buildPageOperations(db, sealerWith(secretsKey)),
     ...waitlistOwnerOperations(db),
+    ...waitlistOperations(db, sealerWith(secretsKey)),
     ping: () => db.probe(),
     close: () => db.close(),
   };

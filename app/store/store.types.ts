@@ -15,7 +15,7 @@ import type { SiteStore } from "~/store/site-versions.types";
 import type { SpamStore } from "~/store/spam.types";
 import type { V1ImportStore } from "~/store/v1.types";
 import type { VideoStore } from "~/store/videos.types";
-import type { WaitlistOwnerStore } from "~/store/waitlist.types";
+import type { WaitlistOwnerStore, WaitlistStore } from "~/store/waitlist.types";
 
 /**
  * The whole store, as the server opens it (app/store/store.server.ts): every part's contract on one database, and where
@@ -53,4 +53,5 @@ export interface InboxStore
     ReminderStore,
     FiguresStore,
     BuildPageStore,
-    WaitlistOwnerStore {}
+    WaitlistOwnerStore,
+    WaitlistStore {}

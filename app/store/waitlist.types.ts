@@ -64,7 +64,10 @@ export interface ClaimedListMail {
   kind: ListMailKind;
   waitlistId: string;
   to: string;
-  /** `<…@…>`, the same for every attempt. */
+  /**
+   * As stored, the same for every attempt: `<…@…>`, or an id part (`list-confirm-{id}`) that the sender completes with
+   * NOTIFY_EMAIL_FROM's domain as `<{id part}@{domain}>`.
+   */
   messageId: string;
   /** The confirmation link's token in clear (confirm mails only, while it is valid). */
   confirmToken: string | null;
@@ -74,6 +77,8 @@ export interface ClaimedListMail {
   /** The announcement's words (announcement mails only). */
   announcement: { season: string; subject: string; body: string } | null;
   attempts: number;
+  /** When it was stored: retries stop a day after (the outbox's window). */
+  createdAt: Date;
   claimToken: string;
   claimUntil: Date;
 }
@@ -96,8 +101,9 @@ export interface WaitlistStore {
   purgeUnconfirmedWaitlist(now?: Date): Promise<number>;
 
   /**
-   * Claims due list mail, at most `limit`. Announcement mails are paced for all instances together through the shared
-   * pace (`intervalMs` apart, at most one per interval whatever the number of instances); confirmations are not paced.
+   * Claims due list mail, at most `limit` of each kind. Announcements are paced for all instances together through the
+   * shared pace: the turns of those claimed (`intervalMs` apart, oldest first, from `now`) are this claim's, so that
+   * at most one goes per interval whatever the number of instances; confirmations are not paced.
    */
   claimListMail(limit: number, intervalMs: number, now?: Date): Promise<ClaimedListMail[]>;
   markListMailSent(claim: ClaimedListMail, now?: Date): Promise<boolean>;

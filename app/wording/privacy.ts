@@ -14,7 +14,21 @@ export const privacyPage = {
     "We do not store your IP address with your enquiry (the server only counts recent posts per address, for an hour at " +
     "most, to stop floods), and the site sets no cookies and uses no tracking or analytics.",
   whyHeading: "Why",
-  why: "Only to read your enquiry and answer it. We never sell it, share it for marketing or add you to a mailing list.",
+  why:
+    "Only to read your enquiry and answer it. We never sell it, share it for marketing or add you to a mailing list " +
+    "you did not ask for.",
+  listHeading: "The list for when orders open",
+  /** "Tell me when orders open" (docs/waitlist.md); the 7 days are the store's (app/store/waitlist.server.ts). */
+  list: (confirmDays: number) =>
+    [
+      "When orders are closed you can ask us to e-mail you when they open. For that we keep your e-mail address, when " +
+        "you asked, when you confirmed and, if you leave, when you unsubscribed.",
+      `We send one e-mail to confirm that the address is yours. If it is not confirmed within ${confirmDays} days, we ` +
+        "delete the address and send nothing more.",
+      "A confirmed address gets one e-mail when orders open, and is kept until you unsubscribe or ask us to erase it; " +
+        "after you unsubscribe we keep only the address and its dates, so that the list never mails you again.",
+      "To leave, use the unsubscribe link in any e-mail from the list (one click), or write to us.",
+    ].join(" "),
   howLongHeading: "For how long",
   howLong: (days: number) =>
     `Enquiries are deleted automatically ${days} days after they arrive, with every record of their notifications; ` +

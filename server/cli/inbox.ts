@@ -146,6 +146,10 @@ export async function runInboxCommand(argv: readonly string[], io: CommandIo): P
       else io.stdout.write(`${(await spamModelStats(store)).map(visible).join("\n")}\n`);
     } else if (command === "purge") {
       io.stdout.write(`${describePurge(await purgeOld(store, config.retention))}\n`);
+      // As the server's daily purge does: the waitlist's addresses never confirmed within 7 days (docs/waitlist.md).
+      const unconfirmed = await store.purgeUnconfirmedWaitlist();
+      if (unconfirmed > 0)
+        io.stdout.write(`Deleted ${unconfirmed} waitlist address(es) never confirmed within 7 days.\n`);
     } else {
       const format = values.json ? json : values.csv ? csv : text;
       await format(store.list({ since }), io.stdout, config.publicUrl, await publishedCurrency(store));

@@ -12,10 +12,11 @@ import { join } from "node:path";
  * limited ones, one per project), +20/+21 (the disk test's own servers), +23/+24 (the Site editor's, one per project),
  * +25/+26 (the Photos page's), +27/+28 (the Security page's one-time codes, one per project), +29 (passkeys), +30 (the
  * sessions and the erase step-up), +31/+32 (the public Work pages', one per project), +33/+34 (the owner's Work pages'), +35 to +38 (replying from the inbox: two servers, two SMTP servers);
- * the photo servers take +40 to +59; +60 the launcher's ready signal; +61/+62 the owner's Waitlist page's, one per project. Playwright starts the servers every file uses
- * (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
+ * the photo servers take +40 to +59; +60 the launcher's ready signal; +61/+62 the owner's Waitlist page's, one per
+ * project; +63 to +66 "Tell me when orders open" (two servers, two SMTP servers). Playwright starts the servers every
+ * file uses (playwright.config.ts); most servers only one file uses are started by that file (tests/e2e/file-server.ts).
  */
-const portCount = 63;
+const portCount = 67;
 
 /**
  * E2E_PORT_BASE, or a free block found now: the runner evaluates this first and sets the variable, and the workers it
@@ -174,6 +175,30 @@ function repliesServer(port: number, smtpPort: number, database: string) {
   };
 }
 
+/**
+ * "Tell me when orders open" (tests/e2e/waitlist.spec.ts): e-mail set up, to the SMTP server the spec starts on
+ * smtpPort, the spam filter on (the form's token and its 3-second minimum, as a visitor meets them).
+ */
+function waitlistServer(port: number, smtpPort: number, database: string) {
+  return {
+    port,
+    url: url(port),
+    smtpPort,
+    database,
+    env: {
+      API_HOST: "",
+      DATABASE_URL: `file:${database}`,
+      INBOX_FILE: `${database}.jsonl`,
+      PUBLIC_URL: url(port),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      NOTIFY_EMAIL_TO: "owner@grimforge.example",
+      NOTIFY_EMAIL_FROM: "site@grimforge.example",
+      SPAM_FILTER: "on",
+      ...noRateLimits,
+    },
+  };
+}
+
 function limitedServer(port: number) {
   return {
     port,
@@ -293,6 +318,9 @@ export const e2eServers = {
   // The owner's Waitlist page: one server per project (each announces its season once).
   waitlistOwnerJs: waitlistOwnerServer(base + 61, waitlistOwnerDatabases.js),
   waitlistOwnerNoJs: waitlistOwnerServer(base + 62, waitlistOwnerDatabases.noJs),
+  // "Tell me when orders open": one server per project (+63/+64), each with its SMTP server (+65/+66).
+  waitlistJs: waitlistServer(base + 63, base + 65, join(dataDir, "waitlist-js.db")),
+  waitlistNoJs: waitlistServer(base + 64, base + 66, join(dataDir, "waitlist-no-js.db")),
   // The Security page's one-time codes, with the second factor required (the default): one server per project.
   securityCodesJs: securityCodesServer(base + 27, securityCodesDatabases.js),
   securityCodesNoJs: securityCodesServer(base + 28, securityCodesDatabases.noJs),

@@ -16,12 +16,10 @@ import { confirmedAddresses, putWaitlistRows } from "../support/waitlist-rows";
 /**
  * The issue's test (issue 35): 300 confirmed addresses, a publish that opens orders, Announce on the Waitlist page, two
  * built servers on one throwaway PostgreSQL sending it through the list's durable outbox, one killed (SIGKILL) halfway:
- * each address is mailed exactly once (read with a real SMTP server and mailparser), with its unsubscribe headers.
- * MAIL_PER_MINUTE is set high so the 300 go in seconds.
- *
- * SKIPPED UNTIL MERGED with the `waitlist` branch: the list's sender (WaitlistStore.claimListMail and the loop that
- * sends the announcement rows, paced by MAIL_PER_MINUTE across instances) is built there, not on the `owner` branch
- * this file was written on. Remove `.skip` once both are merged.
+ * every address is mailed, each mail once but the one the killed instance may have had accepted and not recorded
+ * (sent again by the other with the same Message-ID: SMTP cannot tell; docs/waitlist.md), paced for both together,
+ * with its unsubscribe headers (read with a real SMTP server and mailparser). MAIL_PER_MINUTE is set high so the 300
+ * go in seconds; the killed instance's claim is taken over when its 20 s lease runs out.
  */
 
 const publicUrl = "http://announce.example";
@@ -30,54 +28,54 @@ const password = "a coffin full of moonlit bats";
 const subject = "Orders for the 2027 haunt season are open";
 const addresses = confirmedAddresses(300, "fans.example").map((row) => row.email);
 
-describe.skip("the announcement sent by two instances on one PostgreSQL, one killed halfway", () => {
-  let postgres: TestDatabases;
-  let sink: SmtpSink;
-  let sites: SiteServer[] = [];
-  let databaseUrl: string;
+describe.skipIf(!postgresAvailable)(
+  "the announcement sent by two instances on one PostgreSQL, one killed halfway",
+  () => {
+    let postgres: TestDatabases;
+    let sink: SmtpSink;
+    let sites: SiteServer[] = [];
+    let databaseUrl: string;
 
-  beforeAll(async () => {
-    await ensureBuilt();
-    [postgres, sink] = await Promise.all([sharedPostgres(), startSmtpSink()]);
-    databaseUrl = await postgres.createDatabase();
-    const added = await runInbox(["operator", "add", operator], {
-      env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
-      input: `${password}\n`,
+    beforeAll(async () => {
+      await ensureBuilt();
+      [postgres, sink] = await Promise.all([sharedPostgres(), startSmtpSink()]);
+      databaseUrl = await postgres.createDatabase();
+      const added = await runInbox(["operator", "add", operator], {
+        env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+        input: `${password}\n`,
+      });
+      expect(added.status, added.stderr).toBe(0);
+      // Migrated by the store, then the list put in place as 300 visitors' joins and Confirms would leave it.
+      await (await openInboxStore({ kind: "postgres", url: databaseUrl }, { timeoutMs: 10_000 })).close();
+      const db = openPostgres(databaseUrl, { timeoutMs: 10_000 });
+      try {
+        await putWaitlistRows(db, confirmedAddresses(300, "fans.example"));
+      } finally {
+        await db.close();
+      }
+      await publishSite(databaseUrl, {
+        ...defaultSiteContent,
+        season: { ...defaultSiteContent.season, year: 2026, ordersOpen: false },
+      });
+      const env = {
+        API_HOST: "",
+        DATABASE_URL: databaseUrl,
+        PUBLIC_URL: publicUrl,
+        INBOX_REQUIRE_2FA: "off",
+        SMTP_URL: sink.url,
+        NOTIFY_EMAIL_TO: "shop@grimforge.example",
+        NOTIFY_EMAIL_FROM: "site@grimforge.example",
+        MAIL_PER_MINUTE: "6000",
+      };
+      sites = await Promise.all([startSite(env), startSite(env)]);
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all(sites.map((site) => site.stop()));
+      await sink?.stop();
+      await postgres?.stop();
     });
-    expect(added.status, added.stderr).toBe(0);
-    // Migrated by the store, then the list put in place as 300 visitors' joins and Confirms would leave it.
-    await (await openInboxStore({ kind: "postgres", url: databaseUrl }, { timeoutMs: 10_000 })).close();
-    const db = openPostgres(databaseUrl, { timeoutMs: 10_000 });
-    try {
-      await putWaitlistRows(db, confirmedAddresses(300, "fans.example"));
-    } finally {
-      await db.close();
-    }
-    await publishSite(databaseUrl, {
-      ...defaultSiteContent,
-      season: { ...defaultSiteContent.season, year: 2026, ordersOpen: false },
-    });
-    const env = {
-      API_HOST: "",
-      DATABASE_URL: databaseUrl,
-      PUBLIC_URL: publicUrl,
-      INBOX_REQUIRE_2FA: "off",
-      SMTP_URL: sink.url,
-      NOTIFY_EMAIL_TO: "shop@grimforge.example",
-      NOTIFY_EMAIL_FROM: "site@grimforge.example",
-      MAIL_PER_MINUTE: "6000",
-    };
-    sites = await Promise.all([startSite(env), startSite(env)]);
-  }, 90_000);
-  afterAll(async () => {
-    await Promise.all(sites.map((site) => site.stop()));
-    await sink?.stop();
-    await postgres?.stop();
-  });
 
-  it.skipIf(!postgresAvailable)(
-    "mails each of 300 addresses exactly once, with its unsubscribe headers",
-    async () => {
+    it("mails each of 300 addresses, once but for the killed instance's one in flight, paced, with its unsubscribe headers", async () => {
       const [doomed, survivor] = sites as [SiteServer, SiteServer];
       const login = await sendAs(publicUrl, survivor.url, "/inbox/login", {
         method: "POST",
@@ -110,15 +108,16 @@ describe.skip("the announcement sent by two instances on one PostgreSQL, one kil
       await waitFor(
         async () => (await page(survivor)).text.includes("300 of 300 sent"),
         "every announcement sent",
-        120_000,
+        40_000,
       );
       await new Promise((resolve) => setTimeout(resolve, 2_000)); // nothing more arrives late
 
       const mails = await Promise.all(announced().map((mail) => simpleParser(mail.raw)));
       const to = mails.map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.value[0]!.address!);
-      expect(to.length).toBe(300);
-      expect(new Set(to).size).toBe(300);
-      expect([...to].sort()).toEqual([...addresses].sort());
+      expect([...new Set(to)].sort()).toEqual([...addresses].sort());
+      // At most the one mail in flight when the instance died arrives twice, with the same Message-ID.
+      expect(mails.length).toBeLessThanOrEqual(301);
+      expect(new Set(mails.map((mail) => mail.messageId)).size).toBe(300);
       for (const mail of mails) {
         expect(mail.subject).toBe(subject);
         expect(mail.text).toContain("Orders are open: write to us.");
@@ -128,8 +127,14 @@ describe.skip("the announcement sent by two instances on one PostgreSQL, one kil
         expect(line("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
         expect(line("list-unsubscribe")).toContain(`<${publicUrl}/`);
       }
-      expect(new Set(mails.map((mail) => mail.messageId)).size).toBe(300);
-    },
-    240_000,
-  );
-});
+      // Paced for both instances together: 6000 a minute is one every 10 ms (each instance's own clock).
+      const db = openPostgres(databaseUrl, { timeoutMs: 10_000 });
+      try {
+        const [span] = await db.query("SELECT MAX(sent_at) - MIN(sent_at) AS ms FROM list_mail WHERE state = 'sent'");
+        expect(Number(span!.ms)).toBeGreaterThanOrEqual(298 * 10);
+      } finally {
+        await db.close();
+      }
+    }, 60_000);
+  },
+);

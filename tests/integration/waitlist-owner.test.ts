@@ -128,7 +128,8 @@ beforeAll(async () => {
   await putWaitlistRows(db, [
     { email: "=HYPERLINK(1)@fans.example", state: "confirmed", createdAt: new Date("2026-10-01T09:00:00Z") },
     { email: "bea@fans.example", state: "confirmed", createdAt: new Date("2026-10-02T09:00:00Z") },
-    { email: "cal@fans.example", state: "pending", createdAt: new Date("2026-10-03T09:00:00Z") },
+    // Asked an hour ago: its link still works, so the daily purge of links that ended keeps it.
+    { email: "cal@fans.example", state: "pending", createdAt: new Date(Date.now() - 3_600_000) },
     { email: "dee@fans.example", state: "unsubscribed", createdAt: new Date("2026-10-04T09:00:00Z") },
   ]);
   await db.close();
@@ -228,7 +229,9 @@ describe("the Waitlist page", () => {
     expect(preview.status).toBe(200);
     const shown = decoded(preview.text);
     expect(shown).toContain("This is the e-mail 2 people get");
-    expect(shown).toContain("Dear fan,\nthe workshop is taking orders.\n\n-- \n" + copy.mail.why);
+    // The owner's words, the business's signature (as published), then why it came: the mail as it goes.
+    expect(shown).toContain("Dear fan,\nthe workshop is taking orders.\n\n-- \n" + defaultSiteContent.business.name);
+    expect(shown.indexOf(copy.mail.why)).toBeGreaterThan(shown.indexOf(defaultSiteContent.business.name));
     expect(shown).toContain(copy.mail.unsubscribe(copy.mail.previewLink));
 
     const empty = await send("/inbox/waitlist?announce=1", {
