@@ -12,7 +12,7 @@ import { mailDomain } from "~/text/message-ids";
 import { isSingleMailbox } from "~/text/mailbox";
 import { multiLine, oneLine } from "~/text/safety";
 import { waitlistMail } from "~/wording/waitlist";
-import { announcementText } from "~/notify/announcement";
+import { announcementText } from "~/wording/announcement";
 
 /**
  * One round of the list's sender (docs/waitlist.md), run by each instance when woken (a visitor just asked) and when

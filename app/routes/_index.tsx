@@ -71,7 +71,7 @@ export default function Home() {
               {homePage.orderLink}
             </Link>
           </div>
-          {/* Markup made on the server (app/waitlist/form.server.tsx): the form adds no script to the page. */}
+          {/* Markup made on the server (app/enquiry/waitlist-form.server.tsx): the form adds no script to the page. */}
           {site.waitlist && <div dangerouslySetInnerHTML={{ __html: site.waitlist }} />}
         </div>
         <div className="lg:col-span-3">

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { signature } from "~/notify/sender";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { AutoRefresh } from "~/components/inbox/AutoRefresh";
 import { ErrorSummary } from "~/components/inbox/form/ErrorSummary";
@@ -15,7 +16,7 @@ import {
   seasonWords,
   type AnnouncementRefusal,
   type AnnouncementWords,
-} from "~/owner/waitlist.server";
+} from "~/site-content/waitlist-page.server";
 import { absoluteTime } from "~/text/time";
 import { inboxCopy } from "~/wording/inbox";
 import { announcementLimits, waitlistOwnerCopy } from "~/wording/waitlist-owner";
@@ -84,7 +85,10 @@ export async function action(args: ActionFunctionArgs) {
   return asOperator(args, async ({ request, context }, session) => {
     const form = await request.formData();
     const intent = String(form.get("intent") ?? "");
-    if (intent === "preview" || intent === "send") return announceAction(intent, form, session, context);
+    if (intent === "preview" || intent === "send") {
+      const sender = { business: context.site.content.business, siteUrl: context.services.config.publicUrl };
+      return announceAction(intent, form, session, context, signature(sender));
+    }
     return data(
       { announce: { subject: "", message: "", problems: [{ field: null, text: copy.announce.unknownAction }] } },
       { status: 400, headers: privateHeaders },

@@ -8,8 +8,8 @@ import type {
 import { data, redirect, useActionData, useLoaderData } from "@remix-run/react";
 import type { BodyCap } from "~/http/body-cap";
 import { publicSiteFor } from "~/site-content/published-or-preview.server";
-import { waitlistFormFor } from "~/waitlist/offer.server";
-import { joinFromForm } from "~/waitlist/join.server";
+import { waitlistFormFor } from "~/enquiry/waitlist-offer.server";
+import { joinFromForm } from "~/enquiry/waitlist-join.server";
 import { waitlistPage } from "~/wording/waitlist";
 
 /**

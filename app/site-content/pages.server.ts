@@ -48,4 +48,4 @@ export async function pageHeadFor(
 
 export { pageData, previewHeaders } from "~/site-content/published-or-preview.server";
 // "Tell me when orders open" on the home and contact pages while orders are closed (docs/waitlist.md).
-export { waitlistFormFor } from "~/waitlist/offer.server";
+export { waitlistFormFor } from "~/enquiry/waitlist-offer.server";

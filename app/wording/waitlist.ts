@@ -1,7 +1,7 @@
 /**
  * "Tell me when orders open" (issue 35, docs/waitlist.md): the form on the home and contact pages while orders are
  * closed, its pages (/waitlist, the links to confirm and to unsubscribe) and the list's e-mails. The form is rendered on
- * the server into markup (app/waitlist/form.server.tsx), so these words reach the browser as HTML, not as script.
+ * the server into markup (app/enquiry/waitlist-form.server.tsx), so these words reach the browser as HTML, not as script.
  */
 
 /** How long a confirmation link works and an unconfirmed address is kept (the store holds to it). */

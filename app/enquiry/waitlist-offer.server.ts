@@ -1,14 +1,18 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { formTokenForPage } from "~/enquiry/form-token.server";
-import type { PublicSite } from "~/site-content/public-site";
-import { waitlistFormMarkup, type WaitlistFormState } from "~/waitlist/form.server";
+import { waitlistFormMarkup, type WaitlistFormState } from "~/enquiry/waitlist-form.server";
+
+/** What a page shows of the season that the offer depends on (the public site's `orders`). */
+interface OrdersShown {
+  orders: { open: boolean };
+}
 
 /**
  * Whether "Tell me when orders open" is offered now (docs/waitlist.md): while orders are closed (the owner's switch or
  * the close date, as the page shows them), with the embedded inbox (the list lives in its database) and with e-mail
  * configured (the list is nothing but e-mail).
  */
-export function waitlistOffered(context: AppLoadContext, site: Pick<PublicSite, "orders">): boolean {
+export function waitlistOffered(context: AppLoadContext, site: OrdersShown): boolean {
   const { config } = context.services;
   return !site.orders.open && !config.apiHost && Boolean(config.notify?.email);
 }
@@ -19,7 +23,7 @@ export function waitlistOffered(context: AppLoadContext, site: Pick<PublicSite, 
  */
 export async function waitlistFormFor(
   context: AppLoadContext,
-  site: Pick<PublicSite, "orders">,
+  site: OrdersShown,
   state: Omit<WaitlistFormState, "formToken"> = {},
 ): Promise<string | null> {
   if (!waitlistOffered(context, site)) return null;

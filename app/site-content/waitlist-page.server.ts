@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { data, redirect } from "@remix-run/react";
-import { announcementText } from "~/notify/announcement";
-import { signature } from "~/notify/sender";
+import { announcementText } from "~/wording/announcement";
 import { requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { privateHeaders } from "~/owner/headers";
 import { stepUpReturn } from "~/owner/step-up";
@@ -100,6 +99,8 @@ export async function announceAction(
   form: FormData,
   session: OperatorSession,
   context: AppLoadContext,
+  /** The signature the mails carry now (the route has it from the notifications' sender). */
+  signatureLines: readonly string[],
 ) {
   const { store, operator } = session;
   const judged = judgeAnnouncement(form);
@@ -107,8 +108,7 @@ export async function announceAction(
   const state = await announcementState(store, context);
   const words = { subject: judged.subject, message: judged.message };
   if (intent === "preview") {
-    const business = { business: context.site.content.business, siteUrl: context.services.config.publicUrl };
-    const text = announcementText(judged.message, waitlistOwnerCopy.mail.previewLink, signature(business));
+    const text = announcementText(judged.message, waitlistOwnerCopy.mail.previewLink, signatureLines);
     return data(
       { announce: { ...words, preview: { subject: judged.subject, text, people: state.counts.confirmed } } },
       { headers: privateHeaders },
