@@ -14,7 +14,10 @@ import {
 } from "react";
 import { ResponsivePhoto } from "~/components/ResponsivePhoto";
 import type { PublicPhotos } from "~/wording/photo-types";
-import { carousel } from "~/wording";
+import { carousel, type carouselArt } from "~/wording";
+
+/** The slides' drawn art and default captions, handed over by the home page's loader (not in the scripts). */
+type CarouselArt = typeof carouselArt;
 import { useAutoAdvance, useDocumentLoaded, useReducedMotion, useSwipe } from "./carousel/hooks";
 import { NextIcon, PauseIcon, PlayIcon, PreviousIcon } from "./carousel/icons";
 
@@ -70,10 +73,10 @@ function RoundButton(props: {
 /**
  * The home page's fading slide show (W3C ARIA carousel pattern). The server renders the first slide; after hydration
  * Embla stacks the slides in one box and the controls appear over the image, so nothing shifts. `photos`: the photos
- * and captions the site shows now, resolved on the server by the home page's loader.
+ * and captions the site shows now, and each slide's drawn art, resolved on the server by the home page's loader.
  */
-export function HeroCarousel({ photos }: { photos: Pick<PublicPhotos, "slides" | "captions"> }) {
-  const total = carousel.slides.length;
+export function HeroCarousel({ photos }: { photos: Pick<PublicPhotos, "slides" | "captions"> & { art: CarouselArt } }) {
+  const total = photos.art.length;
   const slidesId = useId();
   const reducedMotion = useReducedMotion();
   const loaded = useDocumentLoaded();
@@ -180,7 +183,7 @@ export function HeroCarousel({ photos }: { photos: Pick<PublicPhotos, "slides" |
             <NextIcon />
           </RoundButton>
           <div role="group" aria-label={carousel.pickersLabel} className="carousel-pickers">
-            {carousel.slides.map((slide, index) => {
+            {photos.art.map((slide, index) => {
               const current = index === selected;
               return (
                 <button
@@ -207,7 +210,7 @@ export function HeroCarousel({ photos }: { photos: Pick<PublicPhotos, "slides" |
 
       <div ref={viewportRef} className="touch-pan-y select-none overflow-hidden" {...swipe}>
         <div id={slidesId} className="flex" aria-live={rotating ? "off" : "polite"}>
-          {carousel.slides.map((slide, index) => {
+          {photos.art.map((slide, index) => {
             const hidden = index !== selected;
             // The owner's published photo for this slide, else the build's (photos/), else the drawn art.
             const photo = photos.slides[index];

@@ -1,7 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Link, useLoaderData } from "@remix-run/react";
 import { HeroCarousel } from "~/components/HeroCarousel";
-import { homePage } from "~/wording";
+import { carouselArt, homePage } from "~/wording";
 import { metaFromLoader, useSitePath } from "~/site-content/root-data";
 import { pageHeadFor, previewHeaders, waitlistFormFor } from "~/site-content/pages.server";
 
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         work,
       })),
       ordersNote,
-      carousel: { slides: photos.slides, captions: photos.captions },
+      carousel: { slides: photos.slides, captions: photos.captions, art: carouselArt },
       waitlist,
     },
     { headers: preview ? previewHeaders : waitlist ? { "Cache-Control": "no-store" } : {} },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { carousel } from "~/wording/home";
+import { carouselArt } from "~/wording/home";
 import { daysToken, limits, slugOf, yearsToken } from "~/site-content/fields";
 
 /**
@@ -277,7 +277,7 @@ export const siteContentSchema = z
       .default({
         slides: [null, null, null],
         about: null,
-        captions: [carousel.slides[0].caption, carousel.slides[1].caption, carousel.slides[2].caption],
+        captions: [carouselArt[0].caption, carouselArt[1].caption, carouselArt[2].caption],
       }),
     /**
      * The e-mail back to each real enquiry (app/notify/acknowledgement.ts): off until the owner turns it on, since it

@@ -33,29 +33,35 @@ export const serviceCard = {
   seeBuildsOf: (service: string) => ` of ${service}`,
 } as const;
 
-/** The home carousel: timing constants from the spec and the three slides in the spec's order. */
+/**
+ * The home carousel's three slides in the spec's order: the drawn art each shows until the owner gives it a photo, and
+ * the caption it has until the owner writes one. Server-side only: the home page's loader hands them to the carousel,
+ * so their words are not in the page's scripts.
+ */
+export const carouselArt = [
+  {
+    src: "/images/carousel/large-custom-prop.svg",
+    caption: "large custom Halloween prop",
+    alt: "A towering cloaked animatronic figure lit by a spotlight in a foggy haunt",
+  },
+  {
+    src: "/images/carousel/pneumatic-prop-lighting.svg",
+    caption: "custom pneumatic prop and lighting",
+    alt: "A pneumatic pop-up prop bursting open under orange and green stage lights",
+  },
+  {
+    src: "/images/carousel/small-pneumatic-prop.svg",
+    caption: "small scale pneumatic prop for haunt builds",
+    alt: "A small air-powered scare prop with its cylinder and tubing on a workbench",
+  },
+] as const;
+
+/** The home carousel: its words and the timing constants from the spec. */
 export const carousel = {
   label: "Our props",
   intervalMs: 5000,
   swipeThresholdPx: 40,
   transitionMs: 300,
-  slides: [
-    {
-      src: "/images/carousel/large-custom-prop.svg",
-      caption: "large custom Halloween prop",
-      alt: "A towering cloaked animatronic figure lit by a spotlight in a foggy haunt",
-    },
-    {
-      src: "/images/carousel/pneumatic-prop-lighting.svg",
-      caption: "custom pneumatic prop and lighting",
-      alt: "A pneumatic pop-up prop bursting open under orange and green stage lights",
-    },
-    {
-      src: "/images/carousel/small-pneumatic-prop.svg",
-      caption: "small scale pneumatic prop for haunt builds",
-      alt: "A small air-powered scare prop with its cylinder and tubing on a workbench",
-    },
-  ],
   /** Intrinsic size of the slide images: reserves the box so nothing shifts while they load. */
   imageWidth: 1200,
   imageHeight: 675,

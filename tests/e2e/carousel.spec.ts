@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { carousel } from "../../app/wording";
+import { carousel, carouselArt } from "../../app/wording";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
 
 /**
@@ -8,7 +8,7 @@ import { expect, seriousA11yViolations, test, waitForHydration, widths } from ".
  * of the machine.
  */
 
-const total = carousel.slides.length;
+const total = carouselArt.length;
 /** Long enough for a fade (about 300 ms) to finish, far shorter than the rotation interval. */
 const fadeDone = carousel.transitionMs + 200;
 
@@ -97,7 +97,7 @@ test.describe("home carousel without JavaScript", () => {
 
     const first = slides(page).first();
     await expect(first).toHaveAccessibleName(carousel.slideLabel(1, total));
-    await expect(first.locator("figcaption")).toHaveText(carousel.slides[0].caption);
+    await expect(first.locator("figcaption")).toHaveText(carouselArt[0].caption);
     await expect(first.locator("figcaption")).toBeInViewport();
     await expect(first.getByRole("img")).toHaveJSProperty("complete", true);
     expect(await first.getByRole("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
@@ -126,7 +126,7 @@ test.describe("home carousel without JavaScript", () => {
     const images = [...html.matchAll(/<img [^>]*src="\/images\/carousel\/[^"]+"[^>]*>/g)].map((match) => match[0]);
     expect(images).toHaveLength(total);
     images.forEach((img, index) => {
-      expect(img).toContain(`src="${carousel.slides[index]?.src}"`);
+      expect(img).toContain(`src="${carouselArt[index]?.src}"`);
       expect(img).toContain(`width="${carousel.imageWidth}"`);
       expect(img).toContain(`height="${carousel.imageHeight}"`);
       expect(img).not.toContain("style=");
@@ -154,7 +154,7 @@ test.describe("home carousel", () => {
       await expect(slide).toHaveAttribute("role", "group");
       // Hidden slides have no accessible name while hidden, so read the label itself.
       await expect(slide).toHaveAttribute("aria-label", carousel.slideLabel(i + 1, total));
-      await expect(slide.locator("figcaption")).toHaveText(carousel.slides[i]!.caption);
+      await expect(slide.locator("figcaption")).toHaveText(carouselArt[i]!.caption);
     }
     await expectSlide(page, 0);
     // Once the page has loaded, the later slides' images are fetched too, so no fade reveals an empty box.
@@ -465,7 +465,7 @@ test.describe("home carousel quality", () => {
         return { shifts: record.__shifts, lcp: record.__lcp };
       });
       expect(shifts, `layout shifts at ${width} px`).toEqual([]);
-      expect(lcp.at(-1), `largest paint at ${width} px`).toBe(carousel.slides[0].src);
+      expect(lcp.at(-1), `largest paint at ${width} px`).toBe(carouselArt[0].src);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { carousel } from "../../app/wording";
+import { carousel, carouselArt } from "../../app/wording";
 import { expect, test } from "./fixtures";
 
 /** The hash-based CSP checked by the browser, and hydration that never waits forever for the page to load. */
@@ -49,7 +49,7 @@ test("hydrates about 3 s after DOMContentLoaded when an image stalls and the pag
 }) => {
   test.skip(!jsEnabled, "about hydration");
   // The first carousel image never arrives, so the window's load event never comes.
-  await page.route(carousel.slides[0].src, () => new Promise<void>(() => {}));
+  await page.route(carouselArt[0].src, () => new Promise<void>(() => {}));
   await page.goto("/", { waitUntil: "domcontentloaded" });
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 10_000 });
   const timing = await page.evaluate(() => {
