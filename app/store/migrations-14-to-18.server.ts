@@ -2,7 +2,7 @@ import type { Migration } from "~/store/sql.server";
 
 /**
  * The schema's versions 14 to 18: the owner's video clips, the project an enquiry was sent about, the commission
- * pipeline, the waitlist, photos' originals in chunks. New versions go at the end of this list.
+ * pipeline, the waitlist. New versions go in migrations-19-to-23.server.ts.
  */
 export const migrations14To18: readonly Migration[] = [
   {
@@ -238,22 +238,6 @@ export const migrations14To18: readonly Migration[] = [
       )`,
       // The acknowledgements' limits count the outbox by kind and address.
       "CREATE INDEX outgoing_mail_by_kind ON outgoing_mail (kind, to_address, created_at)",
-    ],
-  },
-  {
-    // A photo's original in 1 MiB chunks (as a clip's, version 14): one 25 MB value was copied twice by the database
-    // driver while it was written, 50 MB beside the upload's own 25 within the 256 MiB budget. The originals stored
-    // before are moved into one chunk each; the column keeps an empty value.
-    version: 19,
-    statements: [
-      `CREATE TABLE photo_chunks (
-        upload_id TEXT NOT NULL REFERENCES photo_uploads (id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        bytes BYTEA NOT NULL,
-        PRIMARY KEY (upload_id, seq)
-      )`,
-      "INSERT INTO photo_chunks (upload_id, seq, bytes) SELECT id, 0, original FROM photo_uploads",
-      "UPDATE photo_uploads SET original = substr(original, 1, 0)",
     ],
   },
 ];
