@@ -4,6 +4,7 @@ import { parseConfig, type EmailChannelConfig, type NotifyConfig } from "~/confi
 import { channelSenders } from "~/notify/channel-senders.server";
 import { createEmailChannel } from "~/notify/channels/email.server";
 import { createCustomerMailRound } from "~/notify/customer-mail.server";
+import { createListMailRound } from "~/notify/list-mail.server";
 import { composeDigestEmail } from "~/notify/digest/compose";
 import { composeLoginAlertEmail } from "~/notify/login-alert";
 import { createMailTransport } from "~/notify/mail-transport.server";
@@ -11,6 +12,7 @@ import { composeReminderEmail } from "~/notify/reminder";
 import type { StoredEnquiry } from "~/store/records";
 import type { ClaimedOutgoingMail, CustomerMailKind, OutgoingMailStore } from "~/store/outgoing-mail.types";
 import type { LoginAlertKind } from "~/store/login-alerts.types";
+import type { ClaimedListMail, WaitlistStore } from "~/store/waitlist.types";
 import { customerMailMessageId, enquiryMessageId } from "~/text/message-ids";
 import { expectDkimPass, testDkim, verifyDkim } from "../support/dkim";
 import { storedEnquiry } from "../support/enquiry";
@@ -203,6 +205,53 @@ describe("every kind of message is DKIM-signed and verifies against the publishe
       if (kind === "acknowledgement") expect(verdict.signedHeaders).toContain("auto-submitted");
     },
   );
+});
+
+/** A list mail of `kind`, claimed: what the list's sender is handed by its store. */
+function listMail(kind: ClaimedListMail["kind"]): ClaimedListMail {
+  const now = new Date();
+  const id = `l-${kind}-${Date.now()}`;
+  return {
+    id,
+    kind,
+    waitlistId: "w1",
+    to: "fan@fans.example",
+    messageId: `<list-${kind}-${id}@grimforge.example>`,
+    confirmToken: kind === "confirm" ? "c".repeat(64) : null,
+    confirmUntil: kind === "confirm" ? new Date(now.getTime() + 7 * 86_400_000) : null,
+    unsubscribeToken: "u".repeat(64),
+    announcement:
+      kind === "announcement" ? { season: "2027", subject: "Orders for 2027 are open", body: "Come and see." } : null,
+    attempts: 1,
+    createdAt: now,
+    claimToken: "t",
+    claimUntil: new Date(now.getTime() + 20_000),
+  };
+}
+
+describe("the list's mail is DKIM-signed too, its unsubscribe headers covered", () => {
+  it.each<ClaimedListMail["kind"]>(["confirm", "announcement"])("the waitlist's %s mail", async (kind) => {
+    const mail = listMail(kind);
+    const settled: string[] = [];
+    let claimed = false;
+    const store = {
+      claimListMail: async () => (claimed ? [] : ((claimed = true), [mail])),
+      markListMailSent: async () => (settled.push("sent"), true),
+      markListMailRetry: async () => (settled.push("retry"), true),
+      markListMailFailed: async () => (settled.push("failed"), true),
+      nextListMailAt: async () => null,
+    } as unknown as WaitlistStore;
+    const round = createListMailRound({ store, email: email(), publicUrl, timeZone: "UTC" });
+    try {
+      await round.run(AbortSignal.timeout(10_000));
+    } finally {
+      round.close();
+    }
+    expect(settled).toEqual(["sent"]);
+    const verdict = await expectDkimPass(dkim, arrived(mail.messageId).raw);
+    if (kind === "announcement")
+      expect(verdict.signedHeaders).toEqual(expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post"]));
+  });
 });
 
 describe("what the signature covers", () => {
