@@ -169,9 +169,20 @@ export async function resealSecrets(
  * (all sealed ones when there is none) are removed with their recovery codes, in one transaction; those operators set
  * codes up again after their password. A build page's lost token revokes the page; a waitlist entry's lost confirmation
  * link ends (the visitor asks again), its lost unsubscribe link is replaced by a new one for the next mails. Resolves
- * with how many values were removed or replaced.
+ * with how many of each were removed or replaced.
  */
-export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | undefined): Promise<number> {
+export interface ForgottenSecrets {
+  /** Operators whose one-time codes were removed. */
+  codes: number;
+  /** Build pages revoked. */
+  buildPages: number;
+  /** Waitlist confirmation links ended. */
+  confirmLinks: number;
+  /** Waitlist unsubscribe links replaced. */
+  unsubscribeLinks: number;
+}
+
+export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | undefined): Promise<ForgottenSecrets> {
   const lost = (await storedValues(db)).filter(({ where, rowId, stored }) => {
     try {
       unseal(key, stored, where, rowId);
@@ -181,7 +192,13 @@ export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | u
       throw error;
     }
   });
-  if (lost.length === 0) return 0;
+  const forgotten: ForgottenSecrets = {
+    codes: lost.filter(({ where }) => where.table === "totp_factors").length,
+    buildPages: lost.filter(({ where }) => where.table === "build_pages").length,
+    confirmLinks: lost.filter(({ where }) => where === waitlistConfirmColumn).length,
+    unsubscribeLinks: lost.filter(({ where }) => where === waitlistUnsubscribeColumn).length,
+  };
+  if (lost.length === 0) return forgotten;
   await db.transaction(
     lost.flatMap(({ where, rowId, stored }) =>
       where.table === "build_pages"
@@ -209,7 +226,7 @@ export async function forgetUnopenableSecrets(db: SqlClient, key: Uint8Array | u
               ],
     ),
   );
-  return lost.length;
+  return forgotten;
 }
 
 /** What the store's operations seal and open with: the key, or none. */

@@ -25,14 +25,25 @@ export async function runSecretsCommand(argv: readonly string[], io: CommandIo):
   const config = commandConfig(io);
   if (argv[1] === "forget") {
     try {
-      const removed = await forgetLostSecrets(config.database, {
+      const forgotten = await forgetLostSecrets(config.database, {
         timeoutMs: Math.max(config.storeTimeoutMs, 10_000),
         secretsKey: config.secretsKey,
       });
+      // One line per kind of secret that did not open with SECRETS_KEY, saying what follows from it.
+      const lines = [
+        forgotten.codes &&
+          `Removed the one-time codes of ${forgotten.codes} operator(s): they set codes up again after their password.`,
+        forgotten.buildPages &&
+          `Revoked ${forgotten.buildPages} build page(s): share a new link from the enquiry's page.`,
+        forgotten.confirmLinks &&
+          `Ended ${forgotten.confirmLinks} waitlist confirmation link(s): those visitors ask again from the form.`,
+        forgotten.unsubscribeLinks &&
+          `Replaced ${forgotten.unsubscribeLinks} waitlist unsubscribe link(s): the next mails carry the new ones.`,
+      ].filter((line): line is string => Boolean(line));
       io.stdout.write(
-        removed === 0
+        lines.length === 0
           ? "Every stored secret opens with SECRETS_KEY: nothing was removed.\n"
-          : `Removed the one-time codes of ${removed} operator(s) (their secrets did not open with SECRETS_KEY): they set codes up again after their password.\n`,
+          : `These secrets did not open with SECRETS_KEY:\n${lines.map((line) => `- ${line}\n`).join("")}`,
       );
       return 0;
     } catch (error) {
