@@ -1,9 +1,9 @@
-import { backgroundLoop, loopSlot } from "~/background-loop.server";
+import { loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createCustomerMailRound } from "~/notify/customer-mail.server";
 import type { OutgoingMailStore } from "~/store/outgoing-mail.types";
 import { publishedSender } from "./outbox-loop";
-import { log } from "~/log.server";
+import { senderLoop } from "./sender-loop";
 
 /**
  * The sender of the owner's mail to customers (replies from the inbox, build updates) in this process: started once
@@ -22,23 +22,7 @@ export function startCustomerMail(store: OutgoingMailStore, config: Config): voi
     const email = config.notify?.email;
     if (!email) return undefined;
     const round = createCustomerMailRound({ store, email, sender: publishedSender(config.publicUrl) });
-    const loop = backgroundLoop({
-      intervalMs: customerMailPollMs,
-      // A round reports its own failures; it looks again sooner when a retry comes due.
-      pass: async (signal) => {
-        const next = await round.run(signal);
-        return next ? Math.min(customerMailPollMs, Math.max(250, next.getTime() - Date.now())) : customerMailPollMs;
-      },
-      onError: (error) => log.error(`customer mail: ${(error as Error).message}`),
-    });
-    loop.start();
-    return {
-      wake: () => loop.wake(),
-      stop: async () => {
-        await loop.stop();
-        round.close();
-      },
-    };
+    return senderLoop(round, { pollMs: customerMailPollMs, what: "customer mail" });
   });
 }
 

@@ -1,9 +1,9 @@
-import { backgroundLoop, loopSlot } from "~/background-loop.server";
+import { loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createListMailRound } from "~/notify/list-mail.server";
 import type { WaitlistStore } from "~/store/waitlist.types";
 import { publishedSender } from "./outbox-loop";
-import { log } from "~/log.server";
+import { senderLoop } from "./sender-loop";
 
 /**
  * The list's sender in this process (docs/waitlist.md): started once the inbox database is open when e-mail is set
@@ -29,23 +29,7 @@ export function startListMail(store: WaitlistStore, config: Config): void {
       mailPerMinute: config.notify?.mailPerMinute,
       sender: publishedSender(config.publicUrl),
     });
-    const loop = backgroundLoop({
-      intervalMs: listMailPollMs,
-      // A round reports its own failures; it looks again when the next mail is due (an announcement's turn).
-      pass: async (signal) => {
-        const next = await round.run(signal);
-        return next ? Math.min(listMailPollMs, Math.max(50, next.getTime() - Date.now())) : listMailPollMs;
-      },
-      onError: (error) => log.error(`list mail: ${(error as Error).message}`),
-    });
-    loop.start();
-    return {
-      wake: () => loop.wake(),
-      stop: async () => {
-        await loop.stop();
-        round.close();
-      },
-    };
+    return senderLoop(round, { pollMs: listMailPollMs, soonestMs: 50, what: "list mail" });
   });
 }
 

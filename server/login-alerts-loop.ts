@@ -1,8 +1,9 @@
-import { backgroundLoop, loopSlot } from "~/background-loop.server";
+import { loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createLoginAlertRound } from "~/notify/login-alert.server";
 import type { LoginAlertStore } from "~/store/login-alerts.types";
 import { configuredChannels, publishedSender } from "./outbox-loop";
+import { senderLoop } from "./sender-loop";
 import { log } from "~/log.server";
 
 /**
@@ -27,24 +28,8 @@ export function startLoginAlerts(store: LoginAlertStore, config: Config): void {
       publicUrl: config.publicUrl,
       sender: publishedSender(config.publicUrl),
     });
-    const loop = backgroundLoop({
-      intervalMs: loginAlertPollMs,
-      // A round reports its own failures; it looks again sooner when a retry comes due.
-      pass: async (signal) => {
-        const next = await round.run(signal);
-        return next ? Math.min(loginAlertPollMs, Math.max(250, next.getTime() - Date.now())) : loginAlertPollMs;
-      },
-      onError: (error) => log.error(`notify: login alerts: ${(error as Error).message}`),
-    });
-    loop.start();
     log.info("notify: a login from a browser not seen before is announced on the same channels");
-    return {
-      wake: () => loop.wake(),
-      stop: async () => {
-        await loop.stop();
-        round.close();
-      },
-    };
+    return senderLoop(round, { pollMs: loginAlertPollMs, what: "notify: login alerts" });
   });
 }
 

@@ -1,9 +1,9 @@
-import { backgroundLoop, loopSlot } from "~/background-loop.server";
+import { loopSlot } from "~/background-loop.server";
 import type { Config } from "~/config.server";
 import { createReminderRound } from "~/notify/reminder.server";
 import type { ReminderStore } from "~/store/reminders.types";
 import { configuredChannels, publishedSender } from "./outbox-loop";
-import { log } from "~/log.server";
+import { senderLoop } from "./sender-loop";
 
 /**
  * The owner's reminders' sender in this process: started once the inbox database is open (beside the outbox), a round
@@ -27,23 +27,7 @@ export function startReminders(store: ReminderStore, config: Config): void {
       publicUrl: config.publicUrl,
       sender: publishedSender(config.publicUrl),
     });
-    const loop = backgroundLoop({
-      intervalMs: reminderPollMs,
-      // A round reports its own failures; it looks again sooner when a reminder or a retry comes due.
-      pass: async (signal) => {
-        const next = await round.run(signal);
-        return next ? Math.min(reminderPollMs, Math.max(250, next.getTime() - Date.now())) : reminderPollMs;
-      },
-      onError: (error) => log.error(`notify: reminders: ${(error as Error).message}`),
-    });
-    loop.start();
-    return {
-      wake: () => loop.wake(),
-      stop: async () => {
-        await loop.stop();
-        round.close();
-      },
-    };
+    return senderLoop(round, { pollMs: reminderPollMs, what: "notify: reminders" });
   });
 }
 

@@ -1,4 +1,5 @@
 import { setTimeout } from "node:timers/promises";
+import { siteLink } from "~/text/site-link";
 import type { SendMailOptions } from "nodemailer";
 import type { EmailChannelConfig } from "~/config.server";
 import { log as logger } from "~/log.server";
@@ -40,10 +41,9 @@ function log(entry: Record<string, unknown>): void {
 }
 
 /** The links a list mail carries, under PUBLIC_URL. */
-export const confirmLink = (publicUrl: string, token: string) =>
-  `${publicUrl.replace(/\/+$/, "")}/waitlist/confirm/${token}`;
+export const confirmLink = (publicUrl: string, token: string) => siteLink(publicUrl, `/waitlist/confirm/${token}`);
 export const unsubscribeLink = (publicUrl: string, token: string) =>
-  `${publicUrl.replace(/\/+$/, "")}/waitlist/unsubscribe/${token}`;
+  siteLink(publicUrl, `/waitlist/unsubscribe/${token}`);
 
 /** The stored Message-ID, completed with the sender's domain when it is only the id part. */
 export function listMessageId(stored: string, fromAddress: string): string {

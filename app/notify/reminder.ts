@@ -1,4 +1,5 @@
 import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
+import { siteLink } from "~/text/site-link";
 import { notificationCopy } from "~/wording/notifications";
 import { reminderCopy } from "~/wording/reminders";
 import { oneLine } from "~/text/safety";
@@ -29,7 +30,7 @@ export const customerName = (name: string) => oneLine(name, 100) || words.namele
 
 /** PUBLIC_URL/inbox/{id}. */
 export const enquiryUrl = (publicUrl: string, enquiryId: string) =>
-  `${publicUrl.replace(/\/+$/, "")}/inbox/${encodeURIComponent(enquiryId)}`;
+  siteLink(publicUrl, `/inbox/${encodeURIComponent(enquiryId)}`);
 
 /** The lines: head, what it is about, the link. Our own words and the link are never escaped. */
 export function reminderLines(reminder: ReminderFacts, publicUrl: string, escape: (text: string) => string): string[] {

@@ -58,7 +58,7 @@ export async function buildPageSection(
 ): Promise<BuildPageSectionData> {
   const link = await store.buildPageLink(enquiryId);
   const updates = await store.buildUpdates(enquiryId);
-  const url = link ? `${publicUrl.replace(/\/+$/, "")}/build/${link.token}` : null;
+  const url = link ? buildPageUrl(publicUrl, link.token) : null;
   return {
     canShare: wonStages.includes(stage),
     canEmail,

@@ -1,4 +1,5 @@
 import { buildPageCopy } from "~/wording/build-page";
+import { siteLink } from "~/text/site-link";
 import { oneLine } from "~/text/safety";
 
 /**
@@ -38,4 +39,4 @@ export function composeBuildUpdateMail(facts: BuildUpdateMailFacts): { subject: 
 
 /** The build page's address for a token. */
 export const buildPageUrl = (publicUrl: string, token: string) =>
-  `${publicUrl.replace(/\/+$/, "")}/build/${encodeURIComponent(token)}`;
+  siteLink(publicUrl, `/build/${encodeURIComponent(token)}`);
