@@ -10,8 +10,8 @@ import { useTempDir } from "../support/temp-dir";
 
 /**
  * The list's sender against a real SMTP server, on a SQLite inbox: a confirmation goes out with its link and the day it
- * ends; a refusal for good (5xx) is recorded as failed and never tried again; a passing one (4xx) is retried later and
- * then sent.
+ * ends; a refusal for good (5xx) is recorded as failed and never tried again; a passing one (4xx), a server that is
+ * down or slow, is retried later and then sent once.
  */
 
 const temp = useTempDir("haunt-list-mail-");
@@ -102,6 +102,34 @@ describe("the list's sender", () => {
     expect(sent).toHaveLength(1);
     const [row] = await db.query("SELECT state, attempts FROM list_mail WHERE state = 'sent'");
     expect(row).toMatchObject({ attempts: 2 });
+  });
+
+  it("the mail server down, then slow, then back: the mail waits, is tried again, and arrives once", async () => {
+    const { store, db, run } = await fresh();
+    const at = new Date();
+    await sink.stop();
+    try {
+      await store.joinWaitlist("fay@example.com", at);
+      const next = await run(at);
+      expect(next!.getTime()).toBeGreaterThan(at.getTime());
+      const [waiting] = await db.query("SELECT state, attempts, last_error FROM list_mail");
+      expect(waiting).toMatchObject({ state: "pending", attempts: 1 });
+      expect(String(waiting!.last_error)).not.toBe("");
+    } finally {
+      await sink.start();
+    }
+    sink.setDelay(1_500);
+    try {
+      expect(await run(new Date(at.getTime() + 60_000))).toBeNull();
+    } finally {
+      sink.setDelay(0);
+    }
+    expect(sink.messages.filter((message) => message.envelope.to.includes("fay@example.com"))).toHaveLength(1);
+    const [row] = await db.query("SELECT state, attempts FROM list_mail");
+    expect(row).toMatchObject({ state: "sent", attempts: 2 });
+    // Nothing more goes later.
+    expect(await run(new Date(at.getTime() + 3_600_000))).toBeNull();
+    expect(sink.messages.filter((message) => message.envelope.to.includes("fay@example.com"))).toHaveLength(1);
   });
 
   it("paces by MAIL_PER_MINUTE and completes a stored id part with the sender's domain", () => {
