@@ -9,7 +9,7 @@ import { clientKey } from "~/http/rate-limit.server";
 import { createGuessLimiter, type GuessLimiter } from "~/http/guess-limit.server";
 import { buildUpdateViews, type BuildUpdateView } from "~/photos/build-photos.server";
 import type { SharedBuild } from "~/store/build-pages.types";
-import type { Stage } from "~/store/pipeline.types";
+import { wonStages, type Stage } from "~/store/pipeline.types";
 import { log } from "~/log.server";
 
 /**
@@ -52,6 +52,8 @@ export interface BuildPageData {
   title: string;
   stage: Stage;
   stages: { stage: Stage; name: string; at: string | null }[];
+  /** The stages still to come, so the customer sees where the build is heading (none once Delivered or Lost). */
+  ahead: { stage: Stage; name: string }[];
   updates: BuildUpdateView[];
   formToken: string;
 }
@@ -71,9 +73,17 @@ export async function buildPageData(
       name: buildPageCopy.stageNames[stage],
       at: at?.toISOString() ?? null,
     })),
+    ahead: stagesAhead(build.stage).map((stage) => ({ stage, name: buildPageCopy.stageNames[stage] })),
     updates: await buildUpdateViews(store, updates, `/build/${token}/photo/`),
     formToken: await formTokenForPage(context.services),
   };
+}
+
+/** The won stages after the current one (a page is shared from Deposit paid on; a set-back stage still leads there). */
+export function stagesAhead(current: Stage): Stage[] {
+  if (current === "lost" || current === "delivered") return [];
+  const at = wonStages.indexOf(current);
+  return wonStages.slice(at + 1);
 }
 
 export const answerMaxLength = enquiryFields.message.maxLength;

@@ -122,6 +122,12 @@ export default function BuildPage() {
               ) : null}
             </li>
           ))}
+          {page.ahead.map((step) => (
+            <li key={step.stage} className="rounded-xl border border-dashed border-night-600 p-4" data-stage-ahead>
+              <p className="font-semibold text-bone-300">{step.name}</p>
+              <p className="mt-1 text-sm text-bone-300">{words.ahead}</p>
+            </li>
+          ))}
         </ol>
       </section>
       <section aria-labelledby="build-updates" className="mt-12">

@@ -61,6 +61,7 @@ export const buildPageCopy = {
     fallbackTitle: "Your build",
     intro: (business: string) => `Progress on your build from ${business}. This page is private to you.`,
     stages: "Stages",
+    ahead: "Still to come",
     updates: "Updates",
     noUpdates: "No updates yet: photos will appear here as your build comes together.",
     preparing: "Photo being prepared: look again in a minute.",

@@ -31,7 +31,9 @@ test("a customer sees their build page and answers, without JavaScript", async (
   test.setTimeout(60_000);
   const { id } = await openOwnEnquiry(page, open);
   inDatabase((db) =>
-    db.prepare("UPDATE enquiries SET stage = 'deposit', service = 'Animatronic skeleton' WHERE id = ?").run(id),
+    db
+      .prepare("UPDATE enquiries SET stage = 'deposit', stage_at = ?, service = 'Animatronic skeleton' WHERE id = ?")
+      .run(Date.now(), id),
   );
 
   await open(page.url());
@@ -67,6 +69,7 @@ test("a customer sees their build page and answers, without JavaScript", async (
     .toBe(0);
   await expect(customer.getByRole("heading", { level: 1, name: "Animatronic skeleton" })).toBeVisible();
   await expect(customer.getByText(words.stageNames.deposit)).toBeVisible();
+  await expect(customer.locator("[data-stage-ahead]")).toHaveText([/Building/, /Delivered/]);
   await expect(customer.getByText("The skeleton has its arms. Glowing eyes next!")).toBeVisible();
   const photo = customer.getByRole("img", { name: words.page.photoAlt(1, 1) });
   await expect(photo).toBeVisible();

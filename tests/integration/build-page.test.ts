@@ -212,7 +212,13 @@ describe("sharing the build page", () => {
     expect(html).toContain("Animatronic skeleton");
     for (const stage of ["new", "replied", "quoted", "deposit"] as const)
       expect(html).toContain(words.stageNames[stage]);
-    expect(html).not.toContain(words.stageNames.building);
+    // The stages still to come are shown as such, undated: the customer sees where the build is heading.
+    const ahead = [...html.matchAll(/<li[^>]*data-stage-ahead[^>]*>(.*?)<\/li>/gs)].map((m) => m[1]!);
+    expect(ahead.map((item) => item.match(/<p[^>]*>(.*?)<\/p>/)![1])).toEqual([
+      words.stageNames.building,
+      words.stageNames.delivered,
+    ]);
+    for (const item of ahead) expect(item).toContain(words.page.ahead);
     expect(html).not.toContain("morticia@example.com");
     const sitemap = await send("/sitemap.xml");
     expect(sitemap.text).not.toContain("/build/");
