@@ -53,15 +53,19 @@ async function erase({ params, context }: ActionFunctionArgs, session: OperatorS
   // and comes back to this page to press Erase again.
   await requireRecentFactor(session, stepUpReturn.erase(enquiry.id));
   const count = await store.erase(enquiry.email);
+  // The same person's place on the waitlist goes with it, as `npm run inbox -- erase EMAIL` does (issue 35).
+  const fromWaitlist = await store.eraseWaitlistAddress(enquiry.email);
   // Who and when, never what they wrote: the address's enquiries are gone, so the log names only how many.
-  await store.logActivity({ actor: operator.email, action: "erased", detail: `${count} enquiries of one address` });
+  const detail = `${count} enquiries of one address${fromWaitlist ? ", and the address from the waitlist" : ""}`;
+  await store.logActivity({ actor: operator.email, action: "erased", detail });
   const { inboxFile } = context.services.config;
   const inV1File = await v1FileHolds(inboxFile, enquiry.email).catch((error: Error) => {
     log.error(`inbox: could not read ${inboxFile} to check it for the erased address: ${error.message}`);
     return false;
   });
   if (inV1File) log.info(`inbox: ${inboxCopy.erase.stillInV1File(inboxFile)}`);
-  return redirect(`/inbox?erased=${count}${inV1File ? "&v1=1" : ""}`, { headers: privateHeaders });
+  const also = `${fromWaitlist ? "&waitlist=1" : ""}${inV1File ? "&v1=1" : ""}`;
+  return redirect(`/inbox?erased=${count}${also}`, { headers: privateHeaders });
 }
 
 export default function InboxErase() {

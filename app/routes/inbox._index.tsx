@@ -54,6 +54,7 @@ async function showList({ request, context }: LoaderFunctionArgs, { operator, st
       // A backup that failed or is too old: the owner is the one most likely to see it (server/backups.ts).
       backup: backupNotice(context.services.backupStatus?.(), now),
       erased: Number.isSafeInteger(erased) ? erased : null,
+      erasedFromWaitlist: url.searchParams.get("waitlist") === "1",
       // The first page of the list, not a search: the reminders whose day has come.
       dueToday: place.page === 1 && place.search === "" ? await dueTodayShown(store, context.services.config) : null,
       // After an erase: the v1 file that still holds the address, which only the operator can change.
@@ -89,6 +90,7 @@ export default function InboxList() {
     waiting,
     items,
     erased,
+    erasedFromWaitlist,
     stillInV1File,
     staleSeason,
     backup,
@@ -116,7 +118,7 @@ export default function InboxList() {
             {backup}
           </p>
         ) : null}
-        <Notice>{erased === null ? null : inboxCopy.list.erased(erased)}</Notice>
+        <Notice>{erased === null ? null : inboxCopy.list.erased(erased, erasedFromWaitlist)}</Notice>
         <Notice>{stillInV1File === null ? null : inboxCopy.erase.stillInV1File(stillInV1File)}</Notice>
       </div>
       {dueToday ? <DueToday items={dueToday.items} today={dueToday.today} /> : null}

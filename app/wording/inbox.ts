@@ -43,7 +43,8 @@ export const inboxCopy = {
     possibleSpam: "possible spam",
     counts: (counts: { new: number; handled: number; spam: number }, searching: boolean) =>
       `${counts.new} new, ${counts.handled} handled, ${counts.spam} spam${searching ? " matching the search" : ""}`,
-    erased: (erased: number) => `Erased ${count(erased, "enquiry", "enquiries")}.`,
+    erased: (erased: number, fromWaitlist: boolean) =>
+      `Erased ${count(erased, "enquiry", "enquiries")}${fromWaitlist ? ", and the address from the waitlist" : ""}.`,
   },
   enquiry: {
     title: "Enquiry",
@@ -89,7 +90,8 @@ export const inboxCopy = {
     intro:
       "This deletes every enquiry sent from this address, with their notifications. It cannot be undone. Copies " +
       "already e-mailed or posted to chat are not touched: delete them there too. The Figures page goes on counting " +
-      "them, as numbers only (when they arrived, their stage and amounts), never who sent them or what they said.",
+      "them, as numbers only (when they arrived, their stage and amounts), never who sent them or what they said. " +
+      "If the address is on the waitlist, it is erased from it too, with its list mail.",
     confirm: "Erase them all",
     cancel: "Keep them",
     from: "From",

@@ -3,11 +3,13 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqlite } from "~/store/sqlite.server";
 import { openInboxStore } from "~/store/store.server";
 import { runInbox } from "../support/inbox-command";
 import { sendAs } from "../support/site-http";
 import { ensureBuilt, readInbox, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
+import { putWaitlistRows } from "../support/waitlist-rows";
 
 /**
  * An erase leaves no copy anywhere the site writes: the built server on SQLite, an operator who
@@ -126,14 +128,20 @@ describe("an erase leaves no copy (SQLite, the built server)", () => {
       body: { email: person.email, password: "not the password at all", next: "/inbox" },
     });
     expect(failed.status).toBe(401);
+    // The same person asked to hear when orders open: the erase takes them off the waitlist too.
+    const db = openSqlite(join(databaseDir, "inbox.db"), { timeoutMs: 5_000 });
+    await putWaitlistRows(db, [{ email: person.email, state: "confirmed" }]);
+    await db.close();
     expect(copiesIn(databaseDir, person.words).length).toBeGreaterThan(0); // the scan finds what is there
 
-    expect((await send(site, `/inbox/${id}/erase`, { cookie })).text).toContain(person.email);
+    const confirmPage = await send(site, `/inbox/${id}/erase`, { cookie });
+    expect(confirmPage.text).toContain(person.email);
+    expect(confirmPage.text).toContain("If the address is on the waitlist, it is erased from it too");
     const erased = await send(site, `/inbox/${id}/erase`, { method: "POST", cookie });
     expect(erased.status).toBe(302);
-    expect(erased.headers.location).toBe("/inbox?erased=1&v1=1");
+    expect(erased.headers.location).toBe("/inbox?erased=1&waitlist=1&v1=1");
     const after = await send(site, erased.headers.location!, { cookie });
-    expect(after.text).toContain("Erased 1 enquiry.");
+    expect(after.text).toContain("Erased 1 enquiry, and the address from the waitlist.");
     expect(after.text).toContain(`The old v1 inbox file ${env.INBOX_FILE} on the server still holds`);
     expect(site.output()).toContain(`The old v1 inbox file ${env.INBOX_FILE} on the server still holds`);
     const activity = await send(site, "/inbox/activity", { cookie });
