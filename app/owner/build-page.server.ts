@@ -3,8 +3,8 @@ import { buildPageCopy } from "~/wording/build-page";
 import type { BodyCap } from "~/http/body-cap";
 import { photoLimits } from "~/photos/limits";
 import { problemWords } from "~/photos/problem-words";
-import { photoTurn, PhotosBusy } from "~/photos/turns.server";
-import { checkReceived, uploadId } from "~/photos/upload.server";
+import { PhotosBusy } from "~/photos/turns.server";
+import { storeReceived } from "~/photos/upload.server";
 import { receiveSeveral } from "~/photos/several-uploads.server";
 import { buildUpdateViews, type BuildUpdateView } from "~/photos/build-photos.server";
 import { buildPhotoKey } from "~/store/build-pages.server";
@@ -149,26 +149,7 @@ export async function postUpdate(
     if (values.email && !sender) return refuse(words.errors.noEmail, 409);
     const photos: BuildPhoto[] = [];
     for (const file of files) {
-      const stored = await photoTurn(
-        async () => {
-          const checked = await checkReceived(file);
-          if (!checked.ok) return checked;
-          const { photo } = checked;
-          const id = uploadId(photo.bytes);
-          await store.saveUpload({
-            id,
-            original: photo.bytes,
-            contentType: photo.contentType,
-            width: photo.width,
-            height: photo.height,
-            byteSize: photo.bytes.byteLength,
-            fileName: photo.fileName,
-            uploadedBy: operator.email,
-          });
-          return { ok: true as const, id };
-        },
-        { release: true },
-      );
+      const stored = await storeReceived(store, file, { uploadedBy: operator.email });
       if (!stored.ok) return refuse(`${file.fileName}: ${problemWords(stored.problem, stored.cost)}`, stored.status);
       photos.push({ upload: stored.id, key: buildPhotoKey(stored.id) });
     }

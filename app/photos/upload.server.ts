@@ -11,6 +11,7 @@ import { drain, mediaType } from "~/http/body.server";
 import { decodeCost, photoLimits, pixelHeader, type DecodeCost } from "~/photos/limits";
 import { photoTurn, PhotosBusy, turnAvailable } from "~/photos/turns.server";
 import { collectYoungGarbage } from "~/store/memory.server";
+import type { PhotoStore } from "~/store/photos.types";
 
 /**
  * The Photos page's upload: the multipart body read by a streaming parser (busboy) under the route's
@@ -186,6 +187,55 @@ export async function checkReceived(file: ReceivedFile): Promise<FileCheck> {
   const bytes = await readShared(file.path, file.size);
   const { contentType, width, height } = checked;
   return { ok: true, photo: { bytes, fileName: file.fileName, contentType, width, height } };
+}
+
+/**
+ * Checks a received file and stores its bytes as an upload, in one photo turn: one photo's bytes in memory at a time.
+ * With `keep` false (the form has other refusals) the file is checked, so every refusal is said at once, and not kept.
+ * Answers the upload's id (null when not kept), or the check's refusal.
+ */
+type Refused = Extract<FileCheck, { ok: false }>;
+interface StoreFields {
+  alt?: string;
+  uploadedBy: string;
+}
+export async function storeReceived(
+  store: Pick<PhotoStore, "saveUpload">,
+  file: ReceivedFile,
+  fields: StoreFields,
+): Promise<{ ok: true; id: string } | Refused>;
+export async function storeReceived(
+  store: Pick<PhotoStore, "saveUpload">,
+  file: ReceivedFile,
+  fields: StoreFields & { keep: boolean },
+): Promise<{ ok: true; id: string | null } | Refused>;
+export async function storeReceived(
+  store: Pick<PhotoStore, "saveUpload">,
+  file: ReceivedFile,
+  { alt, uploadedBy, keep = true }: StoreFields & { keep?: boolean },
+): Promise<{ ok: true; id: string | null } | Refused> {
+  return photoTurn(
+    async () => {
+      const checked = await checkReceived(file);
+      if (!checked.ok) return checked;
+      if (!keep) return { ok: true as const, id: null };
+      const { photo } = checked;
+      const id = uploadId(photo.bytes);
+      await store.saveUpload({
+        id,
+        original: photo.bytes,
+        contentType: photo.contentType,
+        width: photo.width,
+        height: photo.height,
+        byteSize: photo.bytes.byteLength,
+        fileName: photo.fileName,
+        ...(alt === undefined ? {} : { alt }),
+        uploadedBy,
+      });
+      return { ok: true as const, id };
+    },
+    { release: true },
+  );
 }
 
 /**

@@ -15,10 +15,10 @@ import { inboxHeaders, privateHeaders } from "~/owner/headers";
 import { shownToOwner } from "~/owner/shown";
 import { photoPlaces, photoUploadBodyCap, type PhotoPlace } from "~/photos/limits";
 import { photosPage } from "~/site-content/photos-page.server";
-import { checkReceived, receiveUpload, uploadId, type UploadProblem } from "~/photos/upload.server";
+import { receiveUpload, storeReceived, type UploadProblem } from "~/photos/upload.server";
 import { problemWords } from "~/photos/problem-words";
 import type { DecodeCost } from "~/photos/limits";
-import { photoTurn, PhotosBusy } from "~/photos/turns.server";
+import { PhotosBusy } from "~/photos/turns.server";
 import { staleMessage } from "~/site-content/editor.server";
 import { focusFrom, placePhoto, withCaptions, withPhotoAt } from "~/site-content/photo-edits";
 import { ensureRenditions } from "~/site-content/photo-renditions.server";
@@ -144,38 +144,14 @@ async function upload(request: Request, context: AppLoadContext, { operator, sto
   const { file } = received;
   let id: string;
   try {
-    if (Object.keys(errors).length > 0) {
-      // The photo is still judged (one at a time), so every problem is said at once.
-      const checked = await photoTurn(async () => {
-        const result = await checkReceived(file);
-        return result.ok ? null : result;
-      });
-      if (checked) errors.photo = problemWords(checked.problem, checked.cost);
-      return answer({ form: "upload", values, errors }, 400);
-    }
-    // Checked, read and stored in one turn: one photo's bytes in memory at a time.
-    const stored = await photoTurn(
-      async () => {
-        const checked = await checkReceived(file);
-        if (!checked.ok) return checked;
-        const { photo } = checked;
-        const uploaded = uploadId(photo.bytes);
-        await store.saveUpload({
-          id: uploaded,
-          original: photo.bytes,
-          contentType: photo.contentType,
-          width: photo.width,
-          height: photo.height,
-          byteSize: photo.bytes.byteLength,
-          fileName: photo.fileName,
-          alt: values.alt.trim(),
-          uploadedBy: operator.email,
-        });
-        return { ok: true as const, id: uploaded };
-      },
-      { release: true },
-    );
+    // The photo is judged even when another field is refused, so every problem is said at once; kept only when none.
+    const stored = await storeReceived(store, file, {
+      alt: values.alt.trim(),
+      uploadedBy: operator.email,
+      keep: Object.keys(errors).length === 0,
+    });
     if (!stored.ok) return refuse(stored.problem, stored.status, stored.cost);
+    if (stored.id === null) return answer({ form: "upload", values, errors }, 400);
     id = stored.id;
   } catch (error) {
     if (error instanceof PhotosBusy) return refuse("busy", 503);

@@ -5,8 +5,8 @@ import type { BodyCap } from "~/http/body-cap";
 import type { OperatorSession } from "~/owner/gate.server";
 import { photoLimits, photoUploadBodyCap } from "~/photos/limits";
 import { problemWords } from "~/photos/problem-words";
-import { photoTurn, PhotosBusy } from "~/photos/turns.server";
-import { checkReceived, receiveUpload, uploadId, type UploadProblem } from "~/photos/upload.server";
+import { PhotosBusy } from "~/photos/turns.server";
+import { receiveUpload, storeReceived, type UploadProblem } from "~/photos/upload.server";
 import { limits } from "~/site-content/fields";
 import { addProjectPhoto, addProjectVideo, findProject } from "~/site-content/project-edits";
 import { draftContent } from "~/site-content/publish.server";
@@ -71,29 +71,14 @@ export async function uploadPhotoToProject(
         status: 400,
         returned: { values, errors: { photo: words.photos.full(limits.projectPhotosMax) } },
       };
-    const stored = await photoTurn(
-      async () => {
-        const checked = await checkReceived(file);
-        if (!checked.ok || Object.keys(errors).length > 0) return checked;
-        const { photo } = checked;
-        const uploaded = uploadId(photo.bytes);
-        await store.saveUpload({
-          id: uploaded,
-          original: photo.bytes,
-          contentType: photo.contentType,
-          width: photo.width,
-          height: photo.height,
-          byteSize: photo.bytes.byteLength,
-          fileName: photo.fileName,
-          alt: values.alt.trim(),
-          uploadedBy: operator.email,
-        });
-        return { ok: true as const, id: uploaded };
-      },
-      { release: true },
-    );
+    // Checked even when the alt text is refused, so both are said at once; stored only when nothing is.
+    const stored = await storeReceived(store, file, {
+      alt: values.alt.trim(),
+      uploadedBy: operator.email,
+      keep: Object.keys(errors).length === 0,
+    });
     if (!stored.ok) return refuse(stored.problem, stored.status, stored.cost);
-    if (!("id" in stored)) return { ok: false, status: 400, returned: { values, errors } };
+    if (stored.id === null) return { ok: false, status: 400, returned: { values, errors } };
     id = stored.id;
   } catch (error) {
     if (error instanceof PhotosBusy) return refuse("busy", 503);
