@@ -1,6 +1,7 @@
-import { Form, useLocation } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { buttonClass, dangerButtonClass, inputClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { useEmptiedAfterUpload } from "~/components/inbox/form/useEmptiedAfterUpload";
 import { ErrorSummary, type Problem } from "~/components/inbox/form/ErrorSummary";
 import { Field } from "~/components/inbox/form/Field";
 import { TextField } from "~/components/inbox/form/TextField";
@@ -81,16 +82,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 export function UploadForm({ returned }: { returned: FormReturn | null }) {
-  const form = useRef<HTMLFormElement>(null);
-  const location = useLocation();
-  const shownAt = useRef(location.key);
-  // After an upload the page comes back (a new location) without a refusal: the form starts empty again. A refused
-  // one keeps everything, and so does the page asking for its data again while photos encode (the same location).
-  useEffect(() => {
-    if (shownAt.current === location.key) return;
-    shownAt.current = location.key;
-    if (!returned) form.current?.reset();
-  }, [location.key, returned]);
+  const form = useEmptiedAfterUpload(returned !== null);
   const values = returned?.values ?? {};
   const errors = returned?.errors ?? {};
   const hint = words.upload.hint(photoLimits.maxBytes, photoLimits.maxPixels / 1_000_000);

@@ -1,6 +1,6 @@
-import { Form, useLocation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Form } from "@remix-run/react";
 import { buttonClass, dangerButtonClass, quietButtonClass } from "~/components/inbox/InboxShell";
+import { useEmptiedAfterUpload } from "~/components/inbox/form/useEmptiedAfterUpload";
 import { ErrorSummary } from "~/components/inbox/form/ErrorSummary";
 import { Field, fieldInputClass } from "~/components/inbox/form/Field";
 import { TextField } from "~/components/inbox/form/TextField";
@@ -348,15 +348,7 @@ export function ProjectUploadForm({
   full: boolean;
   returned: ProjectReturn | null;
 }) {
-  const form = useRef<HTMLFormElement>(null);
-  const location = useLocation();
-  const shownAt = useRef(location.key);
-  // After an upload the page comes back without a refusal: the form starts empty again; a refused one keeps it all.
-  useEffect(() => {
-    if (shownAt.current === location.key) return;
-    shownAt.current = location.key;
-    if (!returned) form.current?.reset();
-  }, [location.key, returned]);
+  const form = useEmptiedAfterUpload(returned !== null);
   const values = returned?.values ?? {};
   const errors = returned?.errors ?? {};
   const max = kind === "photo" ? limits.projectPhotosMax : limits.projectVideosMax;
