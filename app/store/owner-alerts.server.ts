@@ -13,8 +13,7 @@ import type { Channel } from "~/store/records";
 
 /** How long a claim on an alert holds: one held by a process that died is taken over after this. */
 export const ownerAlertLeaseMs = 30_000;
-/** Settled alerts (sent or failed) are forgotten after this long: they hold an operator's address and browser, or a
- * customer's name and words. */
+/** Settled alerts (sent or failed) are kept this long: they hold an operator's browser or a customer's words. */
 const keptMs = 30 * 24 * 60 * 60_000;
 
 const alertKinds: readonly OwnerAlertKind[] = ["login", "passkey-added", "codes-added", "customer-answer"];
