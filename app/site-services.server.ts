@@ -56,8 +56,8 @@ export interface SiteServices {
   metrics?: SiteMetrics;
   /** Tells the notification sender that an enquiry was just stored, so it goes out now. */
   wakeOutbox(): void;
-  /** Tells the new-login alerts' sender that a login just stored an alert, so it goes out now (optional: tests). */
-  wakeLoginAlerts?(): void;
+  /** Tells the owner's alerts' sender a login or an answer just stored an alert, so it goes out now (optional: tests). */
+  wakeOwnerAlerts?(): void;
   /** Tells the sender of the owner's mail to customers that a reply was just stored (optional: tests built by hand). */
   wakeCustomerMail?(): void;
   /** Tells the list's sender that a visitor just asked to be told when orders open (optional: tests built by hand). */

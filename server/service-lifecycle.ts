@@ -10,7 +10,7 @@ import { getConfig } from "./environment";
 import { startCustomerMail, stopCustomerMail, wakeCustomerMail } from "./customer-mail-loop";
 import { startListMail, stopListMail, wakeListMail } from "./list-mail-loop";
 import { currentInbox, inboxChannels, postgresPool, startInbox, stopInbox } from "./database";
-import { startLoginAlerts, stopLoginAlerts, wakeLoginAlerts } from "./login-alerts-loop";
+import { startOwnerAlerts, stopOwnerAlerts, wakeOwnerAlerts } from "./owner-alerts-loop";
 import { siteMetrics } from "./metrics";
 import { configuredChannels, startOutbox, stopOutbox, wakeOutbox } from "./outbox-loop";
 import { limitSharp, startPhotoEncoder, stopPhotoEncoder, wakePhotoEncoder } from "./photo-encoder-loop";
@@ -44,7 +44,7 @@ export function createServices(): SiteServices {
     inbox: currentInbox,
     channels: inboxChannels,
     wakeOutbox,
-    wakeLoginAlerts,
+    wakeOwnerAlerts,
     wakeCustomerMail,
     wakeListMail,
     wakeReminders,
@@ -82,7 +82,7 @@ export async function startServices(): Promise<void> {
     startSiteContent(config, store);
     startOutbox(store, config.notify);
     startSpamDigest(store, config);
-    startLoginAlerts(store, config);
+    startOwnerAlerts(store, config);
     startCustomerMail(store, config);
     startListMail(store, config);
     startReminders(store, config);
@@ -104,7 +104,7 @@ export async function stopBackground(): Promise<void> {
     stopSiteContent(),
     stopOutbox(),
     stopSpamDigest(),
-    stopLoginAlerts(),
+    stopOwnerAlerts(),
     stopCustomerMail(),
     stopListMail(),
     stopReminders(),

@@ -139,7 +139,7 @@ export async function answerBuild(
     const channels = spam ? [] : services.channels();
     if (!(await store.answerFromBuildPage(build.enquiryId, message, channels, new Date(), spam)))
       return refused(404, words.notStored);
-    if (channels.length > 0) services.wakeLoginAlerts?.();
+    if (channels.length > 0) services.wakeOwnerAlerts?.();
     return { kind: "sent" };
   } catch (error) {
     log.error(`build page: could not store an answer: ${(error as Error).message}`);

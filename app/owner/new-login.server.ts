@@ -11,7 +11,7 @@ import { randomIdCookie } from "~/owner/session.server";
  * The owner hears about logins: each browser that logs in gets a long-lived random id in a cookie of its own (the
  * database keeps only its SHA-256 per operator), and a login from a browser not seen before for that operator stores
  * one "New login to the inbox" alert per configured channel, which the background sender delivers
- * (server/login-alerts-loop.ts). The cookie only tells browsers apart: it opens nothing and decides nothing else.
+ * (server/owner-alerts-loop.ts). The cookie only tells browsers apart: it opens nothing and decides nothing else.
  */
 
 /** About 400 days: the longest a browser keeps a cookie (Chrome caps Max-Age there). */
@@ -51,7 +51,7 @@ export async function noteLogin(
   const isNew = await store.rememberBrowser(operator.id, hashBrowserId(id), now);
   if (isNew) {
     const channels = context.services.channels();
-    await store.queueLoginAlert(
+    await store.queueOwnerAlert(
       {
         id: randomUUID(),
         operatorEmail: operator.email,
@@ -69,7 +69,7 @@ export async function noteLogin(
       },
       now,
     );
-    if (channels.length > 0) context.services.wakeLoginAlerts?.();
+    if (channels.length > 0) context.services.wakeOwnerAlerts?.();
   }
   return browserCookie(config, id);
 }
@@ -88,7 +88,7 @@ export async function announceFactorAdded(
 ): Promise<void> {
   const channels = context.services.channels();
   if (channels.length === 0) return;
-  await inboxStore(context).queueLoginAlert(
+  await inboxStore(context).queueOwnerAlert(
     {
       id: randomUUID(),
       operatorEmail: operator.email,
@@ -100,5 +100,5 @@ export async function announceFactorAdded(
     },
     channels,
   );
-  context.services.wakeLoginAlerts?.();
+  context.services.wakeOwnerAlerts?.();
 }

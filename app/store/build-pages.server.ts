@@ -3,6 +3,7 @@ import { buildTokenColumn, sealerWith, type SecretsSealer } from "~/store/sealed
 import { time, timeOrNull } from "~/store/rows.server";
 import { insertEvent, lockEnquiry } from "~/store/statements.server";
 import { queueCustomerMail } from "~/store/outgoing-mail.server";
+import { answerDetail } from "~/store/owner-alerts.server";
 import { transaction, type Params, type Row, type SqlClient, type Statement } from "~/store/sql.server";
 import { stages, wonStages, type Stage } from "~/store/pipeline.types";
 import type { BuildPageLink, BuildPageStore, BuildPhoto, BuildUpdate, SharedBuild } from "~/store/build-pages.types";
@@ -263,15 +264,15 @@ export function buildPageOperations(db: SqlClient, sealer: SecretsSealer = seale
         },
         line,
         logged("answered on the build page"),
-        // The owner's announcement, sent by the login alerts' sender (kind `customer-answer`): the customer's name
+        // The owner's announcement, sent by the owner's alerts' sender (kind `customer-answer`): the customer's name
         // (read from the enquiry in the statement), the enquiry's id for the link, and the text; nothing else.
         ...channels.map((channel) => ({
-          sql: `INSERT INTO login_alerts
-                  (id, channel, operator_email, at, browser, address, kind, detail, state, attempts, next_attempt_at)
-                SELECT CAST(? AS TEXT), CAST(? AS TEXT), name, CAST(? AS BIGINT), '', '', 'customer-answer',
-                       CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT)
+          sql: `INSERT INTO owner_alerts (id, channel, kind, at, operator_email, browser, address, customer_name,
+                  enquiry_id, detail, state, attempts, next_attempt_at)
+                SELECT CAST(? AS TEXT), CAST(? AS TEXT), 'customer-answer', CAST(? AS BIGINT), NULL, '', '', name,
+                       id, CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT)
                 FROM enquiries WHERE id = ?`,
-          params: [alertId, channel, at, JSON.stringify({ enquiryId, text }), at, enquiryId],
+          params: [alertId, channel, at, answerDetail(text), at, enquiryId],
         })),
       ]);
       return (answered ?? []).length === 1;
@@ -305,9 +306,7 @@ export async function buildPageErasure(db: SqlClient, enquiries: string, params:
   const list = (values: readonly string[]) => values.map(() => "?").join(", ");
   return [
     {
-      sql: `DELETE FROM login_alerts WHERE kind = 'customer-answer' AND EXISTS (
-              SELECT 1 FROM enquiries e WHERE e.id IN ${enquiries}
-              AND login_alerts.detail LIKE '{"enquiryId":"' || e.id || '"%')`,
+      sql: `DELETE FROM owner_alerts WHERE enquiry_id IN ${enquiries}`,
       params,
     },
     ...(keys.length === 0
@@ -329,7 +328,7 @@ export const buildPageErasedTables = [
   "build_updates",
   "build_pages",
   "enquiry_events",
-  "login_alerts",
+  "owner_alerts",
   "photo_files",
   "photo_renditions",
   "photo_uploads",

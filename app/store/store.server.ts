@@ -3,7 +3,7 @@ import { digestOperations } from "~/store/digests.server";
 import { enquiryOperations } from "~/store/enquiries.server";
 import { factorOperations } from "~/store/factors.server";
 import { figuresOperations } from "~/store/figures.server";
-import { loginAlertOperations } from "~/store/login-alerts.server";
+import { ownerAlertOperations } from "~/store/owner-alerts.server";
 import { migrations } from "~/store/migrations.server";
 import { notificationOperations } from "~/store/notifications.server";
 import { outgoingMailOperations } from "~/store/outgoing-mail.server";
@@ -110,7 +110,7 @@ export function createInboxStore(db: SqlClient, secretsKey?: Uint8Array): InboxS
     ...v1Operations(db),
     ...ownerOperations(db),
     ...factorOperations(db, sealerWith(secretsKey)),
-    ...loginAlertOperations(db),
+    ...ownerAlertOperations(db),
     ...siteOperations(db),
     ...photoOperations(db),
     ...videoOperations(db),

@@ -4,7 +4,7 @@ import type { DigestStore } from "~/store/digests.types";
 import type { EnquiryStore } from "~/store/enquiries.types";
 import type { FactorStore } from "~/store/factors.types";
 import type { FiguresStore } from "~/store/figures.types";
-import type { LoginAlertStore } from "~/store/login-alerts.types";
+import type { OwnerAlertStore } from "~/store/owner-alerts.types";
 import type { NotificationStore } from "~/store/notifications.types";
 import type { OutgoingMailStore } from "~/store/outgoing-mail.types";
 import type { OwnerStore } from "~/store/owner.types";
@@ -44,7 +44,7 @@ export interface InboxStore
     V1ImportStore,
     OwnerStore,
     FactorStore,
-    LoginAlertStore,
+    OwnerAlertStore,
     SiteStore,
     PhotoStore,
     VideoStore,

@@ -417,7 +417,7 @@ describe("erasing the customer", () => {
     expect(erased.headers.location).toBe("/inbox?erased=1");
     expect(sql("SELECT name FROM photo_files WHERE rendition_key LIKE 'build-%'")).toHaveLength(0);
     expect(sql("SELECT key FROM photo_renditions WHERE key LIKE 'build-%'")).toHaveLength(0);
-    expect(sql("SELECT id FROM login_alerts WHERE kind = 'customer-answer'")).toHaveLength(0);
+    expect(sql("SELECT id FROM owner_alerts WHERE kind = 'customer-answer'")).toHaveLength(0);
     expect(sql("SELECT id FROM build_updates WHERE enquiry_id = ?", enquiryId)).toHaveLength(0);
     expect(sql("SELECT id FROM enquiry_events WHERE enquiry_id = ?", enquiryId)).toHaveLength(0);
   });
@@ -492,8 +492,15 @@ describe.skipIf(!postgresAvailable)("on PostgreSQL", () => {
       expect(await store.buildUpdates(id)).toHaveLength(1);
       expect(await store.buildPhotoFile(id, "p-0000000000-480.jpeg")).toBeNull();
       expect(await store.answerFromBuildPage(id, "Can it fly?", ["email"])).toBe(true);
-      const [alert] = await store.claimLoginAlerts(5);
-      expect(alert).toMatchObject({ kind: "customer-answer", operatorEmail: "Pugsley", channel: "email" });
+      const [alert] = await store.claimOwnerAlerts(5);
+      expect(alert).toMatchObject({
+        kind: "customer-answer",
+        operatorEmail: null,
+        customerName: "Pugsley",
+        enquiryId: id,
+        detail: "Can it fly?",
+        channel: "email",
+      });
       const events = await client.query("SELECT kind FROM enquiry_events WHERE enquiry_id = $1 ORDER BY at", [id]);
       expect(events.rows.map((row: { kind: string }) => row.kind)).toEqual(
         expect.arrayContaining(["stage", "build-page", "update", "customer"]),
@@ -501,7 +508,7 @@ describe.skipIf(!postgresAvailable)("on PostgreSQL", () => {
       expect(await store.revokeBuildPage(id, ann)).toBe(true);
       expect(await store.sharedBuild(shared.link.token)).toBeNull();
       expect(await store.erase("pugsley@example.com")).toBe(1);
-      expect((await client.query("SELECT id FROM login_alerts")).rows).toHaveLength(0);
+      expect((await client.query("SELECT id FROM owner_alerts")).rows).toHaveLength(0);
     } finally {
       await client.end();
       await store.close();
@@ -557,7 +564,7 @@ describe("the customer's answer with the spam filter on (the product's default)"
           customer_at: number | null;
         };
         expect(row.customer_at).toBeNull();
-        expect(check.prepare("SELECT id FROM login_alerts WHERE kind = 'customer-answer'").all()).toEqual([]);
+        expect(check.prepare("SELECT id FROM owner_alerts WHERE kind = 'customer-answer'").all()).toEqual([]);
       } finally {
         check.close();
       }

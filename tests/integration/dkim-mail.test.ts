@@ -6,12 +6,12 @@ import { createEmailChannel } from "~/notify/channels/email.server";
 import { createCustomerMailRound } from "~/notify/customer-mail.server";
 import { createListMailRound } from "~/notify/list-mail.server";
 import { composeDigestEmail } from "~/notify/digest/compose";
-import { composeLoginAlertEmail } from "~/notify/login-alert";
+import { composeOwnerAlertEmail } from "~/notify/owner-alert";
 import { createMailTransport } from "~/notify/mail-transport.server";
 import { composeReminderEmail } from "~/notify/reminder";
 import type { StoredEnquiry } from "~/store/records";
 import type { ClaimedOutgoingMail, CustomerMailKind, OutgoingMailStore } from "~/store/outgoing-mail.types";
-import type { LoginAlertKind } from "~/store/login-alerts.types";
+import type { OwnerAlertKind } from "~/store/owner-alerts.types";
 import type { ClaimedListMail, WaitlistStore } from "~/store/waitlist.types";
 import { customerMailMessageId, enquiryMessageId } from "~/text/message-ids";
 import { expectDkimPass, testDkim, verifyDkim } from "../support/dkim";
@@ -156,8 +156,8 @@ describe("every kind of message is DKIM-signed and verifies against the publishe
     await expectDkimPass(dkim, arrived(`<spam-digest-2026-10-20@grimforge.example>`).raw);
   });
 
-  it.each<LoginAlertKind>(["login", "passkey-added", "customer-answer", "codes-added"])(
-    "the login alert (%s)",
+  it.each<OwnerAlertKind>(["login", "passkey-added", "customer-answer", "codes-added"])(
+    "the owner's alert (%s)",
     async (kind) => {
       const alert = {
         id: `alert-${kind}`,
@@ -167,6 +167,9 @@ describe("every kind of message is DKIM-signed and verifies against the publishe
         address: "2001:db8:1:2::/64",
         kind,
         ...(kind === "passkey-added" ? { detail: "Ann's phone" } : {}),
+        ...(kind === "customer-answer"
+          ? { operatorEmail: null, customerName: "Pugsley", enquiryId: "e-42", detail: "Can it fly?" }
+          : {}),
       };
       const facts = {
         timeZone: "Europe/London",
@@ -174,7 +177,7 @@ describe("every kind of message is DKIM-signed and verifies against the publishe
         inboxUrl: `${publicUrl}/inbox`,
       };
       await sendThroughChannel({ email: email(), webhookUrl: undefined }, alert, (item, config) =>
-        composeLoginAlertEmail(item, facts, config),
+        composeOwnerAlertEmail(item, facts, config),
       );
       await expectDkimPass(dkim, arrived(`<login-alert-alert-${kind}@grimforge.example>`).raw);
     },

@@ -93,7 +93,7 @@ describe("X-Forwarded-For behind a trusted proxy", () => {
     ]);
     expect(rows("SELECT client FROM sessions")).toEqual([{ client: "127.0.0.1" }]);
     expect(rows("SELECT client FROM login_attempts").every((row) => row.client === "127.0.0.1")).toBe(true);
-    const stored = JSON.stringify(rows("SELECT * FROM activity")) + JSON.stringify(rows("SELECT * FROM login_alerts"));
+    const stored = JSON.stringify(rows("SELECT * FROM activity")) + JSON.stringify(rows("SELECT * FROM owner_alerts"));
     expect(stored).not.toContain("evil.example");
 
     // Said once in the log for the process (not per request), and never the header's text.

@@ -81,7 +81,7 @@ async function logIn(userAgent: string, browserCookie?: string) {
 function alertRows() {
   const db = new DatabaseSync(databasePath, { readOnly: true });
   try {
-    return db.prepare("SELECT id, channel, state, attempts, last_error FROM login_alerts ORDER BY at, channel").all();
+    return db.prepare("SELECT id, channel, state, attempts, last_error FROM owner_alerts ORDER BY at, channel").all();
   } finally {
     db.close();
   }
@@ -141,7 +141,7 @@ describe("the new-login alert", () => {
     expect((receiver.posts[1]!.json as { content: string }).content).toContain("Browser: Firefox on Windows");
     // Each send is logged once it is recorded: the line reaches this process through the server's output a moment
     // after the row says sent.
-    const sentLines = () => site.logEvents("login-alert").filter((entry) => entry.outcome === "sent");
+    const sentLines = () => site.logEvents("owner-alert").filter((entry) => entry.outcome === "sent");
     await waitFor(() => sentLines().length >= 4, "the sends logged", 10_000);
     expect(sentLines()).toHaveLength(4);
   });
@@ -152,7 +152,7 @@ describe("the new-login alert", () => {
     try {
       await logIn(firefox);
       await waitFor(
-        () => site.logEvents("login-alert").some((entry) => entry.outcome === "retry" && entry.channel === "email"),
+        () => site.logEvents("owner-alert").some((entry) => entry.outcome === "retry" && entry.channel === "email"),
         "a failed attempt on e-mail",
         10_000,
       );
@@ -216,7 +216,7 @@ describe.skipIf(!postgresAvailable)("two instances on one PostgreSQL database", 
       await waitFor(() => sink.messages.length >= 4, "the four e-mails once the server is back", 40_000);
       // Both instances retry what failed: every send settled (one "sent" line per alert and channel) before counting.
       const sends = () =>
-        instances.flatMap((instance) => instance.logEvents("login-alert")).filter((entry) => entry.outcome === "sent");
+        instances.flatMap((instance) => instance.logEvents("owner-alert")).filter((entry) => entry.outcome === "sent");
       await waitFor(() => sends().length >= 8, "eight sends logged", 15_000);
       const ids = sink.messages.map((mail) => mail.headers.get("x-login-alert")?.[0]);
       expect(new Set(ids).size).toBe(4);

@@ -147,7 +147,7 @@ for (const backend of backends) {
     });
 
     it("stores a factor added as an alert of its kind, with the passkey's name; a login alert as before", async () => {
-      await store.queueLoginAlert(
+      await store.queueOwnerAlert(
         {
           id: "added",
           operatorEmail: "o@example.com",
@@ -159,11 +159,11 @@ for (const backend of backends) {
         },
         ["webhook"],
       );
-      await store.queueLoginAlert(
+      await store.queueOwnerAlert(
         { id: "login", operatorEmail: "o@example.com", at: at(1), browser: "b", address: "a" },
         ["webhook"],
       );
-      const claimed = await store.claimLoginAlerts(10, at(2));
+      const claimed = await store.claimOwnerAlerts(10, at(2));
       expect(claimed.map(({ id, kind, detail }) => ({ id, kind, detail }))).toEqual([
         { id: "added", kind: "passkey-added", detail: "Laptop" },
         { id: "login", kind: "login", detail: null },

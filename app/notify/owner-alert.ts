@@ -2,7 +2,7 @@ import type { EmailChannelConfig, WebhookFormat } from "~/config.server";
 import { notificationCopy } from "~/wording/notifications";
 import { securityCopy } from "~/wording/security";
 import { buildPageCopy } from "~/wording/build-page";
-import type { NewLoginAlert } from "~/store/login-alerts.types";
+import type { NewOwnerAlert } from "~/store/owner-alerts.types";
 import { oneLine } from "~/text/safety";
 import { discordEscape, suppressEmbeds } from "~/notify/channels/webhook-formats/discord";
 import { googleChatEscape } from "~/notify/channels/webhook-formats/googlechat";
@@ -12,9 +12,10 @@ import { adaptiveCardMessage } from "~/notify/channels/webhook-formats/teams";
 import { defaultSender, signature, type Sender } from "~/notify/sender";
 
 /**
- * The new-login alert's words: "New login to the inbox", when (in SITE_TIMEZONE, written out), which browser, from which
- * approximate address, and what to do if it was not the owner. Never the password, the session or the browser cookie:
- * they are not even given to this module.
+ * The owner's alerts' words. A new login: "New login to the inbox", when (in SITE_TIMEZONE, written out), which
+ * browser, from which approximate address, and what to do if it was not the owner; never the password, the session or
+ * the browser cookie: they are not even given to this module. A factor added, likewise. A customer's answer on their
+ * build page: their name, their words and the link to the enquiry.
  */
 
 const words = securityCopy.loginAlert;
@@ -36,27 +37,22 @@ export interface AlertFacts {
 
 const answerWords = buildPageCopy.answerAlert;
 
-/** A customer's answer on the build page: the enquiry's id and the text, from the alert's detail. */
-export function customerAnswerOf(alert: NewLoginAlert): { enquiryId: string; text: string } | null {
+/** A customer's answer on the build page: who, the enquiry's id and the text. */
+export function customerAnswerOf(alert: NewOwnerAlert): { name: string; enquiryId: string; text: string } | null {
   if (alert.kind !== "customer-answer") return null;
-  try {
-    const detail = JSON.parse(alert.detail ?? "") as { enquiryId?: unknown; text?: unknown };
-    return { enquiryId: String(detail.enquiryId ?? ""), text: String(detail.text ?? "") };
-  } catch {
-    return { enquiryId: "", text: "" };
-  }
+  return { name: alert.customerName ?? "", enquiryId: alert.enquiryId ?? "", text: alert.detail ?? "" };
 }
 
 const enquiryUrl = (facts: AlertFacts, enquiryId: string) =>
   `${facts.inboxUrl ?? facts.securityUrl.replace(/\/security$/, "")}/${encodeURIComponent(enquiryId)}`;
 
 /** The announcement's lines: head, the customer's name, their text, the link to the enquiry. Nothing else. */
-function answerLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
+function answerLines(alert: NewOwnerAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
   const answer = customerAnswerOf(alert)!;
   return [
     answerWords.head,
     "",
-    answerWords.intro(escape(oneLine(alert.operatorEmail, 200))),
+    answerWords.intro(escape(oneLine(answer.name, 200))),
     "",
     escape(answer.text),
     "",
@@ -65,7 +61,7 @@ function answerLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: str
 }
 
 /** The alert's head (and the e-mail's subject): a new login, or a factor added to the account. */
-export function alertHead(alert: NewLoginAlert): string {
+export function alertHead(alert: NewOwnerAlert): string {
   if (alert.kind === "customer-answer") return answerWords.head;
   if (alert.kind === "passkey-added") return factorWords.head.passkey;
   if (alert.kind === "codes-added") return factorWords.head.codes;
@@ -73,9 +69,9 @@ export function alertHead(alert: NewLoginAlert): string {
 }
 
 /** The lines: head, who, when, browser, address, then what to do. Our own words and the link are never escaped. */
-export function alertLines(alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
+export function alertLines(alert: NewOwnerAlert, facts: AlertFacts, escape: (text: string) => string): string[] {
   if (alert.kind === "customer-answer") return answerLines(alert, facts, escape);
-  const email = escape(oneLine(alert.operatorEmail, 254));
+  const email = escape(oneLine(alert.operatorEmail ?? "", 254));
   const factor = alert.kind === "passkey-added" || alert.kind === "codes-added";
   // The passkey's name is whatever the session that added it typed: escaped like any text from outside.
   const intro =
@@ -99,8 +95,8 @@ export function alertLines(alert: NewLoginAlert, facts: AlertFacts, escape: (tex
 }
 
 /** The e-mail: to the owner's addresses (NOTIFY_EMAIL_TO) from the site's sender, one Message-ID for every attempt. */
-export function composeLoginAlertEmail(
-  alert: NewLoginAlert,
+export function composeOwnerAlertEmail(
+  alert: NewOwnerAlert,
   facts: AlertFacts,
   config: Pick<EmailChannelConfig, "to" | "from" | "fromName">,
   sentAt = new Date(),
@@ -118,18 +114,19 @@ export function composeLoginAlertEmail(
         : words.subject,
     text: `${lines.join("\n")}\n`,
     date: sentAt,
-    // Should a send be repeated (a process died after the server accepted it), mail clients show it once.
+    // Should a send be repeated (a process died after the server accepted it), mail clients show it once. (Named
+    // login-alert for every kind since before schema v20: kept, so an alert sent again across the update is one mail.)
     messageId: `<login-alert-${id}@${fromDomain}>`,
     headers: { "X-Login-Alert": id },
     envelope: { from: config.from, to: config.to },
   };
 }
 
-const text = (alert: NewLoginAlert, facts: AlertFacts, escape: (text: string) => string) =>
+const text = (alert: NewOwnerAlert, facts: AlertFacts, escape: (text: string) => string) =>
   alertLines(alert, facts, escape).join("\n");
 
 /** The chat message in the format NOTIFY_WEBHOOK_FORMAT names (the same fields each enquiry's message uses). */
-export function loginAlertWebhookBody(format: WebhookFormat, alert: NewLoginAlert, facts: AlertFacts): unknown {
+export function ownerAlertWebhookBody(format: WebhookFormat, alert: NewOwnerAlert, facts: AlertFacts): unknown {
   switch (format) {
     case "slack":
       return { text: text(alert, facts, slackEscape) };
@@ -169,7 +166,7 @@ export function loginAlertWebhookBody(format: WebhookFormat, alert: NewLoginAler
           content: text(alert, facts, (words) => words),
           allowed_mentions: { parse: [] as string[] },
           customerAnswer: {
-            name: alert.operatorEmail,
+            name: answer.name,
             text: answer.text,
             at: alert.at.toISOString(),
             enquiryUrl: enquiryUrl(facts, answer.enquiryId),
