@@ -23,6 +23,14 @@ export const waitlistOwnerCopy = {
     erase: "Erase",
     eraseLabel: (email: string) => `Erase ${email}`,
     download: "Download CSV",
+    /** The list is paged like the inbox (Previous / Next, the inbox's words); these say where the owner is. */
+    showLabel: "Show",
+    all: "All",
+    showing: (first: number, last: number, total: number) => `${first}–${last} of ${total}`,
+    emptyState: (state: "pending" | "confirmed" | "unsubscribed") => `No ${state} address.`,
+    pastEnd: (page: number, pages: number) =>
+      `There is no page ${page}: these addresses fill ${count(pages, "page", "pages")}.`,
+    lastPage: (pages: number) => (pages === 1 ? "Back to the list" : `Go to page ${pages}`),
   },
   /** After an erase (the page's ?erased=). */
   erased: "The address was erased from the list.",
