@@ -1,3 +1,4 @@
+const number = new Intl.NumberFormat("en-US");
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The most the announcement's words may hold (characters): a subject line, and a short letter. */
@@ -26,7 +27,8 @@ export const waitlistOwnerCopy = {
     /** The list is paged like the inbox (Previous / Next, the inbox's words); these say where the owner is. */
     showLabel: "Show",
     all: "All",
-    showing: (first: number, last: number, total: number) => `${first}–${last} of ${total}`,
+    showing: (first: number, last: number, total: number) =>
+      `${number.format(first)}–${number.format(last)} of ${number.format(total)}`,
     emptyState: (state: "pending" | "confirmed" | "unsubscribed") => `No ${state} address.`,
     pastEnd: (page: number, pages: number) =>
       `There is no page ${page}: these addresses fill ${count(pages, "page", "pages")}.`,
