@@ -153,7 +153,7 @@ export default function Waitlist() {
           <div key={state} className="flex items-baseline gap-2 rounded-md border border-night-600 px-4 py-2">
             <dt className="text-bone-300">{copy.counts[state]}</dt>
             <dd className="text-xl font-semibold tabular-nums text-bone-50" data-count={state}>
-              {counts[state]}
+              {copy.counts.number(counts[state])}
             </dd>
           </div>
         ))}
@@ -242,7 +242,16 @@ export default function Waitlist() {
             ))}
           </ul>
         )}
-        <Pages place={place} first={page.first} shown={page.entries.length} total={page.total} hasMore={page.hasMore} />
+        {/* Past the end: only the way back above (a Previous there would lead to another page that is not there). */}
+        {page.pastEnd ? null : (
+          <Pages
+            place={place}
+            first={page.first}
+            shown={page.entries.length}
+            total={page.total}
+            hasMore={page.hasMore}
+          />
+        )}
       </section>
       <AutoRefresh
         active={Boolean(progress && progress.pending > 0)}

@@ -11,7 +11,14 @@ export const waitlistOwnerCopy = {
   intro:
     "People who asked to be told when orders open. An address counts once its owner pressed Confirm in the e-mail " +
     "we sent; only confirmed addresses get the announcement.",
-  counts: { label: "On the list", pending: "Pending", confirmed: "Confirmed", unsubscribed: "Unsubscribed" },
+  counts: {
+    label: "On the list",
+    pending: "Pending",
+    confirmed: "Confirmed",
+    unsubscribed: "Unsubscribed",
+    /** "2,450": a season's list runs into thousands. */
+    number: (n: number) => number.format(n),
+  },
   list: {
     heading: "Addresses",
     empty: "Nobody is on the list yet.",

@@ -548,6 +548,8 @@ describe("the Waitlist page with a season's worth of addresses", () => {
     expect(seen(past.text)).toContain(copy.list.pastEnd(4, 3));
     expect(past.text).toContain('href="/inbox/waitlist?page=3#addresses"');
     expect(listed(past.text)).toEqual([]);
+    // Only the way back: no Previous / Next leading to other pages that are not there.
+    expect([linkOf(past.text, "prev"), linkOf(past.text, "next")]).toEqual([null, null]);
     expect(seen(past.text)).toContain("Confirmed 250");
     const pastState = await get("/inbox/waitlist?state=unsubscribed&page=2");
     expect(pastState.status).toBe(404);
