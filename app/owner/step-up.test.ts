@@ -13,6 +13,10 @@ describe("stepUpReason", () => {
     expect(stepUpReturn.figures("2026")).toBe("/inbox/figures?year=2026");
     expect(stepUpReason(stepUpReturn.waitlistExport)).toBe("waitlist-export");
     expect(stepUpReason(stepUpReturn.waitlistErase("0190a-b"))).toBe("waitlist-erase");
+    expect(stepUpReturn.waitlistErase("0190a-b", "?state=confirmed&page=3")).toBe(
+      "/inbox/waitlist/0190a-b/erase?state=confirmed&page=3",
+    );
+    expect(stepUpReason(stepUpReturn.waitlistErase("0190a-b", "?page=3"))).toBe("waitlist-erase");
     expect(stepUpReason(stepUpReturn.announce)).toBe("announce");
     // Anything but a year is not carried into the address.
     expect(stepUpReturn.figures("2026&x=1")).toBe("/inbox/figures");

@@ -33,8 +33,9 @@ export const stepUpReturn = {
   buildPage: (enquiryId: string) => `/inbox/${encodeURIComponent(enquiryId)}?build=again#build-page`,
   /** The Waitlist page: the owner presses Download CSV again there. */
   waitlistExport: "/inbox/waitlist",
-  /** The waitlist address's erase page, to press Erase it again. */
-  waitlistErase: (entryId: string) => `/inbox/waitlist/${encodeURIComponent(entryId)}/erase`,
+  /** The waitlist address's erase page, to press Erase it again (with the list's page it came from). */
+  waitlistErase: (entryId: string, placeQuery = "") =>
+    `/inbox/waitlist/${encodeURIComponent(entryId)}/erase${placeQuery}`,
   /** The announcement's form, prefilled again (nothing was sent): Send announcement is pressed again. */
   announce: "/inbox/waitlist?announce=1#announce",
 } as const;

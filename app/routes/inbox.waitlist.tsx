@@ -8,6 +8,14 @@ import { TextField } from "~/components/inbox/form/TextField";
 import { buttonClass, InboxShell, linkClass, quietButtonClass } from "~/components/inbox/InboxShell";
 import { asOperator, requireRecentFactor, type OperatorSession } from "~/owner/gate.server";
 import { inboxHeaders, privateHeaders } from "~/owner/headers";
+import {
+  readWaitlistPlace,
+  waitlistPages,
+  waitlistPageSize,
+  waitlistPlaceQuery,
+  waitlistStates,
+  type WaitlistPlace,
+} from "~/owner/query";
 import { shownToOwner } from "~/owner/shown";
 import { stepUpReturn } from "~/owner/step-up";
 import {
@@ -30,8 +38,8 @@ export const headers = inboxHeaders;
 const copy = waitlistOwnerCopy;
 
 /**
- * The Waitlist page (docs/inbox.md, "Waitlist"): the counts, the addresses with their dates, Download CSV, Erase per
- * address, and the season's announcement: offered once a publish opened orders, previewed, sent behind step-up, and
+ * The Waitlist page (docs/inbox.md, "Waitlist"): the counts, the addresses with their dates a page at a time (like the
+ * inbox: `?page=`, and `?state=` for one state), Download CSV, Erase per address, and the season's announcement: offered once a publish opened orders, previewed, sent behind step-up, and
  * its progress ("120 of 340 sent") while the list's sender works through it. Every part is a plain form or link.
  */
 export async function loader(args: LoaderFunctionArgs) {
@@ -41,7 +49,21 @@ export async function loader(args: LoaderFunctionArgs) {
 async function showWaitlist({ request, context }: LoaderFunctionArgs, session: OperatorSession) {
   const { operator, store } = session;
   const url = new URL(request.url);
-  const [state, entries] = await Promise.all([announcementState(store, context), store.waitlistEntries()]);
+  const place = readWaitlistPlace(url);
+  const state = await announcementState(store, context);
+  // The totals first: a page past the end is answered in words without reading the table (no long OFFSET).
+  const total =
+    place.state === "all"
+      ? state.counts.pending + state.counts.confirmed + state.counts.unsubscribed
+      : state.counts[place.state];
+  const pages = waitlistPages(total);
+  const pastEnd = place.page > pages;
+  const { entries, hasMore } = pastEnd
+    ? { entries: [], hasMore: false }
+    : await store.waitlistPage(
+        { state: place.state },
+        { limit: waitlistPageSize, offset: (place.page - 1) * waitlistPageSize },
+      );
   // The form is opened after step-up (not only at Send): what the owner types is not lost to the code page.
   const announcing = url.searchParams.get("announce") === "1" && state.offer;
   if (announcing) await requireRecentFactor(session, stepUpReturn.announce);
@@ -50,6 +72,12 @@ async function showWaitlist({ request, context }: LoaderFunctionArgs, session: O
     shownToOwner({
       operator: operator.email,
       counts: state.counts,
+      place,
+      total,
+      pages,
+      pastEnd,
+      hasMore,
+      first: (place.page - 1) * waitlistPageSize + 1,
       year: state.year,
       open: state.open,
       offer: state.offer,
@@ -76,7 +104,8 @@ async function showWaitlist({ request, context }: LoaderFunctionArgs, session: O
         unsubscribedAt: entry.unsubscribedAt,
       })),
     }),
-    { headers: privateHeaders },
+    // A page that is not there says so, with the way back, as a 404 (the owner's whole page around it).
+    { status: pastEnd ? 404 : 200, headers: privateHeaders },
   );
 }
 
@@ -110,7 +139,7 @@ export default function Waitlist() {
   const answer = (useActionData() as Answer | undefined)?.announce;
   const [search] = useSearchParams();
   const erased = search.get("erased");
-  const { counts, progress } = page;
+  const { counts, progress, place } = page;
   return (
     <InboxShell operator={page.operator}>
       <h1 className="font-display text-3xl font-bold text-bone-50">{copy.title}</h1>
@@ -124,7 +153,7 @@ export default function Waitlist() {
           <div key={state} className="flex items-baseline gap-2 rounded-md border border-night-600 px-4 py-2">
             <dt className="text-bone-300">{copy.counts[state]}</dt>
             <dd className="text-xl font-semibold tabular-nums text-bone-50" data-count={state}>
-              {counts[state]}
+              {copy.counts.number(counts[state])}
             </dd>
           </div>
         ))}
@@ -158,8 +187,35 @@ export default function Waitlist() {
             {copy.list.download}
           </a>
         </div>
-        {page.entries.length === 0 ? (
-          <p className="mt-4 text-bone-300">{copy.list.empty}</p>
+        <nav aria-label={copy.list.showLabel} className="mt-4">
+          <ul className="flex flex-wrap gap-2">
+            {(["all", ...waitlistStates] as const).map((state) => (
+              <li key={state}>
+                <Link
+                  to={`/inbox/waitlist${waitlistPlaceQuery({ state })}#addresses`}
+                  aria-current={state === place.state ? "page" : undefined}
+                  className={`block rounded-md border px-3 py-1.5 text-sm ${state === place.state ? "border-ember-400 bg-night-700 text-ember-300" : "border-night-600 text-bone-100 hover:text-ember-300"}`}
+                >
+                  {state === "all" ? copy.list.all : copy.list.states[state]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {page.pastEnd ? (
+          <p className="mt-4 text-bone-100" data-past-end="">
+            {`${copy.list.pastEnd(place.page, page.pages)} `}
+            <Link
+              to={`/inbox/waitlist${waitlistPlaceQuery({ ...place, page: page.pages })}#addresses`}
+              className={linkClass}
+            >
+              {copy.list.lastPage(page.pages)}
+            </Link>
+          </p>
+        ) : page.entries.length === 0 ? (
+          <p className="mt-4 text-bone-300">
+            {place.state === "all" ? copy.list.empty : copy.list.emptyState(place.state)}
+          </p>
         ) : (
           <ul className="mt-4 divide-y divide-night-600 border-y border-night-600">
             {page.entries.map((entry) => (
@@ -173,8 +229,11 @@ export default function Waitlist() {
                     {entry.unsubscribedAt ? ` · ${copy.list.unsubscribed} ${day(entry.unsubscribedAt)}` : null}
                   </p>
                 </div>
-                {/* A form per address: its confirmation page says what goes before anything is deleted. */}
+                {/* A form per address: its confirmation page says what goes before anything is deleted, and the
+                    erase comes back to this page of the list (a GET form sends its fields, not its action's query). */}
                 <Form method="get" action={`/inbox/waitlist/${encodeURIComponent(entry.id)}/erase`}>
+                  {place.state !== "all" ? <input type="hidden" name="state" value={place.state} /> : null}
+                  {place.page > 1 ? <input type="hidden" name="page" value={place.page} /> : null}
                   <button type="submit" className={quietButtonClass} aria-label={copy.list.eraseLabel(entry.email)}>
                     {copy.list.erase}
                   </button>
@@ -183,9 +242,63 @@ export default function Waitlist() {
             ))}
           </ul>
         )}
+        {/* Past the end: only the way back above (a Previous there would lead to another page that is not there). */}
+        {page.pastEnd ? null : (
+          <Pages
+            place={place}
+            first={page.first}
+            shown={page.entries.length}
+            total={page.total}
+            hasMore={page.hasMore}
+          />
+        )}
       </section>
-      <AutoRefresh active={Boolean(progress && progress.pending > 0)} reloadTo="/inbox/waitlist" />
+      <AutoRefresh
+        active={Boolean(progress && progress.pending > 0)}
+        reloadTo={`/inbox/waitlist${waitlistPlaceQuery(place)}`}
+      />
     </InboxShell>
+  );
+}
+
+/** Previous / Next as the inbox's list has them (plain links, the same words), and where this page is in the list. */
+function Pages({
+  place,
+  first,
+  shown,
+  total,
+  hasMore,
+}: {
+  place: WaitlistPlace;
+  first: number;
+  shown: number;
+  total: number;
+  hasMore: boolean;
+}) {
+  if (place.page === 1 && !hasMore) return null;
+  const to = (page: number) => `/inbox/waitlist${waitlistPlaceQuery({ ...place, page })}#addresses`;
+  return (
+    <nav aria-label={inboxCopy.list.pagesLabel} className="mt-4 flex items-baseline justify-between gap-3">
+      {place.page > 1 ? (
+        <Link to={to(place.page - 1)} className={linkClass} rel="prev">
+          {inboxCopy.list.previous}
+        </Link>
+      ) : (
+        <span />
+      )}
+      {shown > 0 ? (
+        <p className="text-sm tabular-nums text-bone-300" data-showing="">
+          {copy.list.showing(first, first + shown - 1, total)}
+        </p>
+      ) : null}
+      {hasMore ? (
+        <Link to={to(place.page + 1)} className={linkClass} rel="next">
+          {inboxCopy.list.next}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
   );
 }
 

@@ -78,6 +78,18 @@ export function waitlistOwnerOperations(db: SqlClient): WaitlistOwnerStore {
       return rows.map(entryFrom);
     },
 
+    async waitlistPage({ state }, { limit, offset }) {
+      // One more than asked tells whether a next page exists; the order is total (email is UNIQUE), so pages never
+      // overlap. One state reads waitlist_by_state (state, created_at).
+      const filter = state === "all" ? { sql: "", params: [] } : { sql: "WHERE state = ?", params: [state] };
+      const rows = await db.query(
+        `SELECT id, email, state, created_at, confirmed_at, unsubscribed_at FROM waitlist ${filter.sql}
+         ORDER BY created_at DESC, email LIMIT ? OFFSET ?`,
+        [...filter.params, limit + 1, offset],
+      );
+      return { entries: rows.slice(0, limit).map(entryFrom), hasMore: rows.length > limit };
+    },
+
     async waitlistEntry(id: string) {
       const rows = await db.query(
         "SELECT id, email, state, created_at, confirmed_at, unsubscribed_at FROM waitlist WHERE id = ?",

@@ -116,8 +116,16 @@ export interface WaitlistStore {
 /** The owner's side of the list (app/store/waitlist-owner.server.ts): the Waitlist page and the announcement. */
 export interface WaitlistOwnerStore {
   waitlistCounts(): Promise<WaitlistCounts>;
-  /** The list, newest first. */
+  /** The whole list, newest first (the CSV export). */
   waitlistEntries(): Promise<WaitlistEntry[]>;
+  /**
+   * One page of the list (the Waitlist page), newest first, of one state or all: at most `limit` entries after
+   * `offset`, and whether more follow.
+   */
+  waitlistPage(
+    query: { state: WaitlistState | "all" },
+    page: { limit: number; offset: number },
+  ): Promise<{ entries: WaitlistEntry[]; hasMore: boolean }>;
   /** One address on the list by its id (the erase's confirmation page); null when it is not there. */
   waitlistEntry(id: string): Promise<WaitlistEntry | null>;
   /**

@@ -1,3 +1,4 @@
+const number = new Intl.NumberFormat("en-US");
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The most the announcement's words may hold (characters): a subject line, and a short letter. */
@@ -10,7 +11,14 @@ export const waitlistOwnerCopy = {
   intro:
     "People who asked to be told when orders open. An address counts once its owner pressed Confirm in the e-mail " +
     "we sent; only confirmed addresses get the announcement.",
-  counts: { label: "On the list", pending: "Pending", confirmed: "Confirmed", unsubscribed: "Unsubscribed" },
+  counts: {
+    label: "On the list",
+    pending: "Pending",
+    confirmed: "Confirmed",
+    unsubscribed: "Unsubscribed",
+    /** "2,450": a season's list runs into thousands. */
+    number: (n: number) => number.format(n),
+  },
   list: {
     heading: "Addresses",
     empty: "Nobody is on the list yet.",
@@ -23,6 +31,15 @@ export const waitlistOwnerCopy = {
     erase: "Erase",
     eraseLabel: (email: string) => `Erase ${email}`,
     download: "Download CSV",
+    /** The list is paged like the inbox (Previous / Next, the inbox's words); these say where the owner is. */
+    showLabel: "Show",
+    all: "All",
+    showing: (first: number, last: number, total: number) =>
+      `${number.format(first)}–${number.format(last)} of ${number.format(total)}`,
+    emptyState: (state: "pending" | "confirmed" | "unsubscribed") => `No ${state} address.`,
+    pastEnd: (page: number, pages: number) =>
+      `There is no page ${page}: these addresses fill ${count(pages, "page", "pages")}.`,
+    lastPage: (pages: number) => (pages === 1 ? "Back to the list" : `Go to page ${pages}`),
   },
   /** After an erase (the page's ?erased=). */
   erased: "The address was erased from the list.",

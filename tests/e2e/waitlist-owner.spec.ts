@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { inboxCopy } from "../../app/wording/inbox";
 import { securityCopy } from "../../app/wording/security";
 import { waitlistOwnerCopy } from "../../app/wording/waitlist-owner";
 import { expect, seriousA11yViolations, test, waitForHydration, widths } from "./fixtures";
@@ -19,7 +20,8 @@ import { e2eServers, waitlistOwnerDatabases } from "./servers";
  * last code asks for a code first; Erase goes through its confirmation page and the address leaves the list; once a
  * publish (`site import`) opens orders, "Announce to N people" opens the prefilled words, Preview shows the mail with
  * its unsubscribe line, Send announcement stores it and the page shows "0 of N sent", then updates by itself as the
- * list's sender settles mail (here: the database changed as the sender would). One server per project. Screenshots
+ * list's sender settles mail (here: the database changed as the sender would); a longer list goes 100 a page with
+ * Previous and Next, and Erase on page 2 comes back to page 2. One server per project. Screenshots
  * at 390 and 1280 px into /tmp/shots-owner-waitlist.
  */
 
@@ -250,4 +252,54 @@ test("the announcement: offered once a publish opens orders, previewed, sent, it
   await expect(page.getByText("1 of 2 sent")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText("1 could not be delivered")).toBeVisible();
   await screenshots(page, "waitlist-progress", jsEnabled);
+});
+
+test("a season's worth of addresses: 100 a page, Previous and Next, Erase on page 2 comes back there", async ({
+  page,
+  jsEnabled,
+}) => {
+  const server = pick(jsEnabled);
+  // Older than the addresses above, so they follow them: the list now fills two pages.
+  const before = Date.parse("2026-08-01T09:00:00Z");
+  putOnList(
+    jsEnabled,
+    Array.from({ length: 150 }, (_, n) => ({
+      email: `crowd${n + 1}@fans.example`,
+      state: "confirmed",
+      at: before + n * 60_000,
+    })),
+  );
+  const total = withDatabase(jsEnabled, (db) => Number(db.prepare("SELECT COUNT(*) AS n FROM waitlist").get()!.n));
+  const operator = operatorWithCodes(jsEnabled);
+  await logInWithCode(page, operator, jsEnabled);
+  await page.goto(`${server.url}/inbox/waitlist`);
+  const pages = page.getByRole("navigation", { name: inboxCopy.list.pagesLabel });
+  await expect(pages).toContainText(copy.list.showing(1, 100, total));
+  await expect(page.getByRole("button", { name: /^Erase / })).toHaveCount(100);
+  if (jsEnabled) await waitForHydration(page);
+  await pages.getByRole("link", { name: inboxCopy.list.next }).click();
+  await expect(page).toHaveURL(`${server.url}/inbox/waitlist?page=2#addresses`);
+  await expect(pages).toContainText(copy.list.showing(101, total, total));
+  await expect(page.getByText("crowd1@fans.example")).toBeVisible();
+  // The totals stay the whole list's.
+  await expect(page.locator(`dl[aria-label="${copy.counts.label}"]`)).toContainText(
+    `${copy.counts.confirmed}${total - 2}`,
+  );
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await screenshots(page, "waitlist-page-2", jsEnabled);
+
+  if (jsEnabled) await waitForHydration(page);
+  await page.getByRole("button", { name: copy.list.eraseLabel("crowd2@fans.example") }).click();
+  await expect(page).toHaveURL(/\/erase\?page=2$/);
+  if (jsEnabled) await waitForHydration(page);
+  await page.getByRole("button", { name: copy.erase.confirm }).click();
+  await expect(page).toHaveURL(`${server.url}/inbox/waitlist?page=2&erased=1`);
+  await expect(page.getByText(copy.erased)).toBeVisible();
+  await expect(page.getByText("crowd2@fans.example")).toHaveCount(0);
+  await expect(pages).toContainText(copy.list.showing(101, total - 1, total - 1));
+
+  if (jsEnabled) await waitForHydration(page);
+  await pages.getByRole("link", { name: inboxCopy.list.previous }).click();
+  await expect(page).toHaveURL(`${server.url}/inbox/waitlist#addresses`);
+  await expect(pages).toContainText(copy.list.showing(1, 100, total - 1));
 });

@@ -76,6 +76,32 @@ describe.each(backends)("the waitlist's owner side on $name", ({ name, fresh }) 
     expect(await store.waitlistEntry("no-such-id")).toBeNull();
   });
 
+  it.skipIf(needsServer)("pages through the list: at most a page read, newest first, no address twice", async () => {
+    const { store, db } = await openBoth();
+    // 250 confirmed asked at the same moment (the order's tie is broken by the address), a pending one later.
+    await putWaitlistRows(db, [
+      ...confirmedAddresses(250),
+      { email: "late@example.com", state: "pending", createdAt: new Date("2026-11-20T10:00:00Z") },
+    ]);
+    const page = (n: number, state: "all" | "confirmed" | "pending" = "all") =>
+      store.waitlistPage({ state }, { limit: 100, offset: (n - 1) * 100 });
+    const [first, second, third, fourth] = await Promise.all([page(1), page(2), page(3), page(4)]);
+    expect(first.entries).toHaveLength(100);
+    expect(first.entries[0]!.email).toBe("late@example.com");
+    expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
+    expect(third.entries).toHaveLength(51);
+    expect(fourth).toEqual({ entries: [], hasMore: false });
+    const seen = [first, second, third].flatMap(({ entries }) => entries.map((entry) => entry.email));
+    expect(seen).toEqual((await store.waitlistEntries()).map((entry) => entry.email));
+    expect(new Set(seen).size).toBe(251);
+    // One state: its own pages.
+    const confirmed = await page(3, "confirmed");
+    expect(confirmed.entries).toHaveLength(50);
+    expect(confirmed.entries.every((entry) => entry.state === "confirmed")).toBe(true);
+    expect(confirmed.hasMore).toBe(false);
+    expect((await page(1, "pending")).entries.map((entry) => entry.email)).toEqual(["late@example.com"]);
+  });
+
   it.skipIf(needsServer)(
     "stores the announcement with one pending list mail per confirmed address, once per season",
     async () => {

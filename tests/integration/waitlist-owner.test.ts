@@ -15,7 +15,7 @@ import { publishSite } from "../support/site-page";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { useTempDir } from "../support/temp-dir";
-import { putWaitlistRows } from "../support/waitlist-rows";
+import { confirmedAddresses, putWaitlistRows } from "../support/waitlist-rows";
 
 /**
  * The owner's Waitlist page through the built server on SQLite, as a browser without JavaScript posts (issue 35): the
@@ -410,5 +410,201 @@ describe("the Waitlist page on a server that sends no e-mail", () => {
     expect(sent.status).toBe(409);
     expect(seen(sent.text)).toContain(copy.announce.notSetUp);
     expect(decoded(sent.text)).toContain(">Orders are open.</textarea>");
+  });
+});
+
+describe("the Waitlist page with a season's worth of addresses", () => {
+  let long: SiteServer;
+  let longCookie: string;
+  let longPath: string;
+  const get = (path: string, options: { method?: string; body?: Record<string, string> } = {}) =>
+    sendAs(publicUrl, long.url, path, { cookie: longCookie, ...options });
+  /** The addresses a page lists, in order (each has its Erase button). */
+  const listed = (html: string) => [...decoded(html).matchAll(/aria-label="Erase ([^"]+)"/g)].map((match) => match[1]!);
+  /** The href of the page's `rel` link (Previous / Next), as a browser without JavaScript follows it. */
+  const linkOf = (html: string, rel: "prev" | "next") => {
+    const tag = html.match(new RegExp(`<a[^>]*rel="${rel}"[^>]*>`))?.[0];
+    return tag ? decoded(tag.match(/href="([^"]*)"/)![1]!) : null;
+  };
+  const base = Date.parse("2026-09-01T09:00:00Z");
+  beforeAll(async () => {
+    longPath = join(temp.dir(), "long.db");
+    const databaseUrl = `file:${longPath}`;
+    const added = await runInbox(["operator", "add", owner], {
+      env: { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl, API_HOST: "" },
+      input: `${password}\n`,
+    });
+    expect(added.status, added.stderr).toBe(0);
+    const db = openSqlite(longPath, { timeoutMs: 5_000 });
+    // 3 pending (the newest), 250 confirmed (fan250 the newest of them), 2 unsubscribed older than all of them.
+    await putWaitlistRows(db, [
+      ...confirmedAddresses(250, "crowd.example").map((row, n) => ({
+        ...row,
+        createdAt: new Date(base + (n + 1) * 60_000),
+      })),
+      ...[1, 2, 3].map((n) => ({
+        email: `pending${n}@crowd.example`,
+        state: "pending" as const,
+        // Asked hours ago: their links still work, so the daily purge keeps them.
+        createdAt: new Date(Date.now() - n * 3_600_000),
+      })),
+      ...[1, 2].map((n) => ({
+        email: `left${n}@crowd.example`,
+        state: "unsubscribed" as const,
+        createdAt: new Date(base - n * 86_400_000),
+      })),
+    ]);
+    await db.close();
+    await publishSite(databaseUrl, closed);
+    long = await startSite({
+      API_HOST: "",
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: publicUrl,
+      INBOX_REQUIRE_2FA: "off",
+    });
+    const login = await sendAs(publicUrl, long.url, "/inbox/login", {
+      method: "POST",
+      body: { email: owner, password, next: "/inbox" },
+    });
+    expect(login.status).toBe(302);
+    longCookie = cookieOf(login);
+  }, 60_000);
+  afterAll(() => long?.stop());
+
+  it("shows 100 addresses a page, newest first, the totals for the whole list, Next as a plain link", async () => {
+    const page = await get("/inbox/waitlist");
+    expect(page.status).toBe(200);
+    const text = seen(page.text);
+    expect(text).toContain("Pending 3");
+    expect(text).toContain("Confirmed 250");
+    expect(text).toContain("Unsubscribed 2");
+    const shown = listed(page.text);
+    expect(shown).toHaveLength(100);
+    expect(shown.slice(0, 4)).toEqual([
+      "pending1@crowd.example",
+      "pending2@crowd.example",
+      "pending3@crowd.example",
+      "fan250@crowd.example",
+    ]);
+    expect(shown[99]).toBe("fan154@crowd.example");
+    expect(text).toContain("1–100 of 255");
+    expect(linkOf(page.text, "prev")).toBeNull();
+    expect(linkOf(page.text, "next")).toBe("/inbox/waitlist?page=2#addresses");
+    // A page, not the list: the HTML stays the size of 100 addresses whatever the season brings.
+    expect(page.text.length).toBeLessThan(150_000);
+  });
+
+  it("Next and Previous walk the whole list once, each address on one page", async () => {
+    const seenAddresses: string[] = [];
+    let next: string | null = "/inbox/waitlist";
+    const visited: string[] = [];
+    while (next) {
+      const page = await get(next.replace(/#.*$/, ""));
+      expect(page.status).toBe(200);
+      visited.push(next);
+      seenAddresses.push(...listed(page.text));
+      // Previous goes back where Next came from (the first page's address has no ?page=).
+      if (visited.length > 1)
+        expect(linkOf(page.text, "prev")).toBe(`${visited.at(-2)!.replace("#addresses", "")}#addresses`);
+      next = linkOf(page.text, "next");
+    }
+    expect(visited).toEqual([
+      "/inbox/waitlist",
+      "/inbox/waitlist?page=2#addresses",
+      "/inbox/waitlist?page=3#addresses",
+    ]);
+    expect(seenAddresses).toHaveLength(255);
+    expect(new Set(seenAddresses).size).toBe(255);
+    expect(seenAddresses.slice(-2)).toEqual(["left1@crowd.example", "left2@crowd.example"]);
+    const last = seen((await get("/inbox/waitlist?page=3")).text);
+    expect(last).toContain("201–255 of 255");
+    // The totals are the whole list's on every page.
+    expect(last).toContain("Confirmed 250");
+  });
+
+  it("one state at a time, as plain links; its pages keep it", async () => {
+    const page = await get("/inbox/waitlist?state=confirmed&page=3");
+    expect(page.status).toBe(200);
+    const shown = listed(page.text);
+    expect(shown).toHaveLength(50);
+    expect(shown[49]).toBe("fan1@crowd.example");
+    expect(seen(page.text)).toContain("201–250 of 250");
+    expect(linkOf(page.text, "prev")).toBe("/inbox/waitlist?state=confirmed&page=2#addresses");
+    expect(linkOf(page.text, "next")).toBeNull();
+    const current = page.text.match(/<a[^>]*aria-current="page"[^>]*>/g)?.filter((tag) => tag.includes("#addresses"));
+    expect(current).toEqual([expect.stringContaining('href="/inbox/waitlist?state=confirmed#addresses"')]);
+    expect(listed((await get("/inbox/waitlist?state=pending")).text)).toEqual([
+      "pending1@crowd.example",
+      "pending2@crowd.example",
+      "pending3@crowd.example",
+    ]);
+    // Still the whole list's totals.
+    expect(seen(page.text)).toContain("Pending 3");
+  });
+
+  it("a page past the end is a 404 that says so with the way back; a malformed one is the first page; never a 5xx", async () => {
+    const past = await get("/inbox/waitlist?page=4");
+    expect(past.status).toBe(404);
+    expect(seen(past.text)).toContain(copy.list.pastEnd(4, 3));
+    expect(past.text).toContain('href="/inbox/waitlist?page=3#addresses"');
+    expect(listed(past.text)).toEqual([]);
+    // Only the way back: no Previous / Next leading to other pages that are not there.
+    expect([linkOf(past.text, "prev"), linkOf(past.text, "next")]).toEqual([null, null]);
+    expect(seen(past.text)).toContain("Confirmed 250");
+    const pastState = await get("/inbox/waitlist?state=unsubscribed&page=2");
+    expect(pastState.status).toBe(404);
+    expect(seen(pastState.text)).toContain(copy.list.pastEnd(2, 1));
+    for (const query of [
+      "?page=0",
+      "?page=-3",
+      "?page=two",
+      "?page=99999999999999999999",
+      "?page=2.5x",
+      "?state=gone",
+    ]) {
+      const page = await get(`/inbox/waitlist${query}`);
+      expect(page.status, query).toBe(200);
+      // "2.5x" reads as 2, as the inbox reads it; anything else is the first page.
+      expect(listed(page.text)[0], query).toBe(
+        query === "?page=2.5x" ? "fan153@crowd.example" : "pending1@crowd.example",
+      );
+    }
+    expect((await get("/inbox/waitlist?page=100000")).status).toBe(404);
+  });
+
+  it("Erase on page 2 comes back to page 2; Download CSV is still the whole list", async () => {
+    const page = decoded((await get("/inbox/waitlist?page=2")).text);
+    const target = "fan120@crowd.example";
+    const db = new DatabaseSync(longPath, { timeout: 5_000 });
+    const id = String(db.prepare("SELECT id FROM waitlist WHERE email = ?").get(target)!.id);
+    db.close();
+    // The GET form carries the page (a GET form sends its fields, not its action's query).
+    expect(page).toMatch(
+      new RegExp(`action="/inbox/waitlist/${id}/erase"[^>]*>(?:(?!</form>)[\\s\\S])*name="page" value="2"`),
+    );
+    const confirm = await get(`/inbox/waitlist/${id}/erase?page=2`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain(`action="/inbox/waitlist/${id}/erase?page=2"`);
+    expect(confirm.text).toMatch(/<a[^>]*href="\/inbox\/waitlist\?page=2"[^>]*>Keep it<\/a>/);
+    const erased = await get(`/inbox/waitlist/${id}/erase?page=2`, { method: "POST" });
+    expect(erased.status).toBe(303);
+    expect(erased.headers.location).toBe("/inbox/waitlist?page=2&erased=1");
+    const after = await get(erased.headers.location!);
+    expect(seen(after.text)).toContain(copy.erased);
+    expect(seen(after.text)).toContain("Confirmed 249");
+    expect(listed(after.text)).not.toContain(target);
+    expect(listed(after.text)).toHaveLength(100);
+    // Pressed again on a page that is no longer there: back to the last page there is, which says it was not there.
+    expect((await get(`/inbox/waitlist/${id}/erase?page=9`, { method: "POST" })).headers.location).toBe(
+      "/inbox/waitlist?page=3&erased=0",
+    );
+
+    const csv = await get("/inbox/waitlist.csv");
+    expect(csv.status).toBe(200);
+    const lines = csv.text
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines).toHaveLength(1 + 254);
   });
 });
