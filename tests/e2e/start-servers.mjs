@@ -1,8 +1,9 @@
 // Playwright's one webServer for the end-to-end run (playwright.config.ts): starts the fake upstream and every
 // shared built server at once rather than one after another (a dozen cold starts on 2 cores), and answers on its own
-// port once all of them answer /healthz. Playwright stops it with SIGTERM to its process group (gracefulShutdown in
-// playwright.config.ts), which reaches the servers too; once they have exited it removes the run's data folder
-// (E2E_DATA_DIR): Playwright 1.64 runs globalTeardown while the webServer still runs, too early for that.
+// port once all of them answer /healthz. Playwright stops it with SIGTERM (gracefulShutdown in playwright.config.ts);
+// it stops its servers, waits until every process of theirs has gone (`npm start` exits before its server does: each
+// server has a process group of its own, waited for), and then removes the run's data folder (E2E_DATA_DIR).
+// Playwright 1.64 runs globalTeardown while the webServer still runs, too early for that.
 // Usage: E2E_DATA_DIR=DIR E2E_SERVERS='[{command, args, env, url, health}]' node tests/e2e/start-servers.mjs PORT
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -30,6 +31,7 @@ const children = servers.map((server) => {
   const child = spawn(server.command, server.args, {
     env: { ...process.env, ...server.env },
     stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
   });
   child.on("exit", (code, signal) => {
     if (!stopping) {
@@ -40,18 +42,31 @@ const children = servers.map((server) => {
   return child;
 });
 
+/** Sends a signal to a server's process group (npm and the server it starts); false once none of it is left. */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+// However this process ends, its servers do not outlive it.
+process.on("exit", () => children.forEach((child) => signalGroup(child, "SIGKILL")));
+
 let stopping = false;
 async function stop(code) {
   if (stopping) return;
   stopping = true;
-  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-  const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once("exit", resolve))));
-  for (const child of running) child.kill("SIGTERM");
+  children.forEach((child) => signalGroup(child, "SIGTERM"));
   // The servers close their databases on SIGTERM; one that hangs is killed rather than waited for.
-  const timer = setTimeout(() => running.forEach((child) => child.kill("SIGKILL")), stopWaitMs);
-  await exited;
-  clearTimeout(timer);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  const deadline = Date.now() + stopWaitMs;
+  // (A process nobody reaps stays a member: the wait has an end of its own.)
+  while (children.some((child) => signalGroup(child, 0)) && Date.now() < deadline + 5_000) {
+    if (Date.now() > deadline) children.forEach((child) => signalGroup(child, "SIGKILL"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));
