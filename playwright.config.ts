@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { chromiumPath } from "./tests/support/requirements.mjs";
-import { e2eServers } from "./tests/e2e/servers";
+import { e2eDataDir, e2eServers } from "./tests/e2e/servers";
 
 /**
  * End-to-end tests against the real built server (`npm run build` first) and a fake upstream API on 127.0.0.1.
@@ -51,6 +51,7 @@ export default defineConfig({
     command: `node tests/e2e/start-servers.mjs ${e2eServers.launcherPort}`,
     url: `http://127.0.0.1:${e2eServers.launcherPort}/`,
     env: {
+      E2E_DATA_DIR: e2eDataDir,
       E2E_SERVERS: JSON.stringify([
         {
           command: process.execPath,
@@ -85,6 +86,8 @@ export default defineConfig({
     },
     reuseExistingServer: false,
     timeout: 90_000,
+    // SIGTERM, not Playwright's default SIGKILL: the launcher stops its servers and then removes the run's data folder.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "ignore",
     stderr: "pipe",
   },

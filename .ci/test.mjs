@@ -4,6 +4,7 @@
 // Usage: node .ci/test.mjs [--install] [stage ...]   (no stage: all of them)
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { watchTempFolder } from "../tests/support/temp-leaks.mjs";
 
 /**
  * In order; `report` is the JSON test report a stage writes, counted test by test in the summary. `lane`: the quick
@@ -29,6 +30,9 @@ if (unknown.length) {
   console.error(`[test] unknown stage(s): ${unknown.join(", ")}; known: ${Object.keys(stages).join(", ")}`);
   process.exit(2);
 }
+
+// Whatever the stages leave in the system's temp folder is named at the end (tests/support/temp-leaks.mjs).
+const leftInTemp = watchTempFolder("test");
 
 rmSync("test-results", { recursive: true, force: true });
 mkdirSync("test-results", { recursive: true });
@@ -99,6 +103,8 @@ while (next < wanted.length) {
     );
   next = end;
 }
+
+leftInTemp();
 
 const summary = spawn(process.execPath, [".ci/summary.mjs"], { stdio: "inherit" });
 summary.on("close", (code) => process.exit(code ?? 1));

@@ -10,7 +10,7 @@
 // and every process it started (VmHWM from /proc, summed over the process tree), against the 256 MiB budget.
 // Writes bench/results/photo-uploads.json. Exit code 1 when a scenario is over the budget or an upload failed.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -84,8 +84,17 @@ function treeMemory(pid, childPeaks) {
 const password = "a coffin full of moonlit bats";
 const places = ["slide-1", "slide-2", "slide-3", "about"];
 
+/** One scenario in a folder of its own, removed after it however it ends. */
 async function scenario(name, files) {
   const data = mkdtempSync(join(tmpdir(), "haunt-bench-uploads-"));
+  try {
+    return await scenarioIn(data, name, files);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+async function scenarioIn(data, name, files) {
   const databaseFile = join(data, "inbox.db");
   const env = {
     API_HOST: "",

@@ -7,12 +7,13 @@
 //     shared machine hits both alike: medians of the scores, LCP and the rest.
 // Writes bench/results/photos.json and prints a Markdown table for bench/README.md.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { buildPhotoSite } from "../tests/support/photo-site.mjs";
 import { lighthouseSides } from "./lib/lighthouse.mjs";
+import { stopChild } from "./lib/proc.mjs";
 
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
@@ -32,8 +33,13 @@ function start(dir, port) {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       API_HOST: "",
       DATABASE_URL: `file:${join(data, "enquiries.db")}`,
+      // Its temp files and media cache in its own folder too, all of it removed once it has exited.
+      TMPDIR: data,
     },
   });
+  const remove = () => rmSync(data, { recursive: true, force: true });
+  child.once("exit", remove);
+  process.once("exit", remove);
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
@@ -106,5 +112,6 @@ try {
     );
   }
 } finally {
-  for (const side of Object.values(sides)) side.child.kill("SIGTERM");
+  // Each removes its folder once it has exited.
+  await Promise.all(Object.values(sides).map((side) => stopChild(side.child)));
 }

@@ -20,6 +20,7 @@ const env = {
   PORT: String(port),
   DATABASE_URL: `file:${join(dir, "enquiries.db")}`,
   INBOX_FILE: inboxFile,
+  TMPDIR: dir, // its temp files in the folder removed at the end
   RETENTION_DAYS: "36500", // keep every generated line: the figure is about reading the file, not the purge
 };
 

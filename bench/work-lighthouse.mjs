@@ -7,7 +7,7 @@
 // (`npm run inbox -- site import`); then runs Lighthouse on /work and on that project's page, and checks that the poster,
 // never a clip, loads first and that no clip byte is fetched before a press. Writes bench/results/work-lighthouse.json.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -78,6 +78,8 @@ const password = "a coffin full of moonlit bats";
 const dataAt = process.argv.indexOf("--data");
 const data = dataAt > 0 ? process.argv[dataAt + 1] : mkdtempSync(join(tmpdir(), "haunt-bench-work-"));
 mkdirSync(data, { recursive: true });
+// A folder of its own is removed at the end, however the run ends; one given with --data is kept to be run again on.
+if (dataAt <= 0) process.once("exit", () => rmSync(data, { recursive: true, force: true }));
 const databaseFile = join(data, "inbox.db");
 const reused = existsSync(databaseFile);
 const env = { API_HOST: "", DATABASE_URL: `file:${databaseFile}`, INBOX_FILE: join(data, "v1.jsonl") };

@@ -112,6 +112,10 @@ export async function startSite({
   // That tree's own entry beside its own build, so the A/B's other side runs its own code.
   // (Before the process wing, a tree started with server.mjs at its top.)
   const entry = existsSync(join(cwd, "server.mjs")) ? "server.mjs" : "build/server/index.js";
+  // A TMPDIR of its own (uploads being received, clips being encoded, the media cache), removed once it has exited.
+  const ownTmp = env.TMPDIR ? undefined : mkdtempSync(join(tmpdir(), "haunt-bench-tmp-"));
+  const removeTmp = () => ownTmp && rmSync(ownTmp, { recursive: true, force: true });
+  process.once("exit", removeTmp);
   const child = spawnLogged(process.execPath, [...nodeArgs, join(cwd, entry)], {
     cwd,
     // The rate limits off: the load test sends far more enquiries than they allow.
@@ -127,10 +131,12 @@ export async function startSite({
       RATE_LIMIT_CLIENT_PER_HOUR: "0",
       // The bench posts without loading the form (no form token): it measures the inbox, not the spam filter.
       SPAM_FILTER: "off",
+      ...(ownTmp && { TMPDIR: ownTmp }),
       ...env,
     },
     logFile: join(resultsDir, `server-${label}.log`),
   });
+  child.once("exit", removeTmp);
   const origin = `http://${host}:${port}`;
   await waitForUrl(`${origin}/healthz`, { child, timeoutMs: 30_000 });
   return { child, pid: child.pid, origin };

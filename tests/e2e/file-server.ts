@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
 
 /** A built server as tests/e2e/servers.ts describes one: its port, its address and its environment. */
@@ -23,6 +24,8 @@ export function serveDuringFile(pick: (jsEnabled: boolean) => ServerDefinition) 
   test.beforeAll(async ({}, testInfo) => {
     testInfo.setTimeout(60_000);
     const definition = pick(testInfo.project.use.javaScriptEnabled !== false);
+    // Its TMPDIR is in the run's data folder (servers.ts), removed with it.
+    if (definition.env.TMPDIR) mkdirSync(definition.env.TMPDIR, { recursive: true });
     // Its own process group, so that stopping it stops npm's node child too.
     server = spawn("npm", ["start"], {
       detached: true,

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { carousel } from "../../app/wording";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { expect, test, waitForHydration, widths } from "./fixtures";
-import { e2ePortBase } from "./servers";
+import { e2eDataDir, e2ePortBase } from "./servers";
 
 /**
  * The owner's photos in a real browser, JavaScript on and off: the site copy built with the three 12-megapixel fixture
@@ -15,6 +14,8 @@ import { e2ePortBase } from "./servers";
 
 let server: ChildProcess | undefined;
 let origin = "";
+/** The worker's server's database and TMPDIR, in the run's data folder: removed once the server has stopped. */
+let data: string | undefined;
 
 // Playwright reads the fixtures from the first parameter: this hook needs none.
 // eslint-disable-next-line no-empty-pattern
@@ -24,7 +25,8 @@ test.beforeAll(async ({}, testInfo) => {
   const dir = await buildPhotoSite();
   const port = e2ePortBase + 40 + (testInfo.workerIndex % 20);
   origin = `http://127.0.0.1:${port}`;
-  const data = mkdtempSync(join(tmpdir(), "haunt-photos-e2e-"));
+  data = mkdtempSync(join(e2eDataDir, "photos-"));
+  mkdirSync(join(data, "tmp"));
   server = spawn("node", ["build/server/index.js"], {
     cwd: dir,
     stdio: "ignore",
@@ -36,6 +38,7 @@ test.beforeAll(async ({}, testInfo) => {
       PUBLIC_URL: origin,
       API_HOST: "",
       DATABASE_URL: `file:${join(data, "enquiries.db")}`,
+      TMPDIR: join(data, "tmp"),
     },
   });
   await expect
@@ -50,8 +53,17 @@ test.beforeAll(async ({}, testInfo) => {
     .toBe(200);
 });
 
-test.afterAll(() => {
-  server?.kill("SIGTERM");
+test.afterAll(async () => {
+  const running = server;
+  if (running && running.exitCode === null && running.signalCode === null) {
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGTERM");
+    // It closes its database on SIGTERM; one that hangs is killed rather than waited for.
+    const timer = setTimeout(() => running.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  if (data) rmSync(data, { recursive: true, force: true });
 });
 
 const slides = (page: Page) =>

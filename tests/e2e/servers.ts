@@ -43,7 +43,13 @@ const base = e2ePortBase;
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 const upstreamPort = base + 10;
-const dataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
+/**
+ * Everything the run's servers write: their databases, the files the specs write for them, and each server's TMPDIR
+ * (uploads being received, clips being encoded, the media cache). The launcher (tests/e2e/start-servers.mjs) empties it
+ * when it starts and removes it once its servers have stopped; the run's setup removes those a killed run left.
+ */
+export const e2eDataDir = join(tmpdir(), `haunt-e2e-inbox-${base}`);
+const dataDir = e2eDataDir;
 /** The embedded servers' SQLite files: the tests read them (and hold their locks) directly. */
 export const embeddedDatabase = join(dataDir, "enquiries.db");
 export const stuckDatabase = join(dataDir, "stuck.db");
@@ -359,3 +365,8 @@ export const e2eServers = {
   limitedJs: limitedServer(base + 3),
   limitedNoJs: limitedServer(base + 4),
 };
+
+// Each server's TMPDIR in the run's folder (its starter makes it): nothing a server leaves in the system's temp folder.
+for (const server of Object.values(e2eServers))
+  if (typeof server === "object" && "env" in server)
+    Object.assign(server.env, { TMPDIR: join(dataDir, "tmp", String(server.port)) });

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -110,11 +110,14 @@ function publishSeason(jsEnabled: boolean, season: { year: number; ordersOpen: b
     execFileSync(process.execPath, ["build/server/cli.js", ...args], { env, encoding: "utf8" });
   const exported = JSON.parse(cli(["site", "export"])) as { content: { season: object } };
   exported.content.season = { ...exported.content.season, ...season };
-  const dir = join(tmpdir(), `haunt-waitlist-e2e-${randomUUID().slice(0, 8)}`);
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "site.json");
-  writeFileSync(file, JSON.stringify(exported));
-  cli(["site", "import", file]);
+  const dir = mkdtempSync(join(tmpdir(), "haunt-waitlist-e2e-"));
+  try {
+    const file = join(dir, "site.json");
+    writeFileSync(file, JSON.stringify(exported));
+    cli(["site", "import", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function screenshots(page: Page, name: string, jsEnabled: boolean) {

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
@@ -13,7 +12,7 @@ import { openInboxStore } from "../../app/store/store.server";
 import { saveTestUpload } from "../support/ready-photos";
 import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
-import { e2ePortBase } from "./servers";
+import { e2eDataDir, e2ePortBase } from "./servers";
 
 /**
  * The Work pages in a real browser, JavaScript on and off, at a phone's and a desktop's width: three projects
@@ -23,16 +22,20 @@ import { e2ePortBase } from "./servers";
  */
 
 const shots = "/tmp/shots-work";
-const data = mkdtempSync(join(tmpdir(), "haunt-work-e2e-"));
+/** Each project's server's files, in the run's data folder (tests/e2e/servers.ts), removed with it. */
+const dataFor = (jsEnabled: boolean) => join(e2eDataDir, jsEnabled ? "work-js" : "work-no-js");
 const serverFor = (jsEnabled: boolean) => {
   const port = e2ePortBase + (jsEnabled ? 31 : 32);
   const url = `http://127.0.0.1:${port}`;
-  const database = join(data, jsEnabled ? "work-js.db" : "work-no-js.db");
+  const data = dataFor(jsEnabled);
+  const database = join(data, "work.db");
   return {
     port,
     url,
+    data,
     database,
     env: {
+      TMPDIR: join(data, "tmp"),
       API_HOST: "",
       DATABASE_URL: `file:${database}`,
       INBOX_FILE: `${database}.jsonl`,
@@ -60,7 +63,7 @@ const art = (name: string, seed: number) =>
 
 const [, pneumatic, electronics, scenic] = defaultSiteContent.services.map((service) => service.name);
 
-async function publishWork(databaseUrl: string): Promise<void> {
+async function publishWork(databaseUrl: string, data: string): Promise<void> {
   const store = await openInboxStore(parseDatabaseUrl(databaseUrl)!, { timeoutMs: 10_000 });
   try {
     const upload = async (name: string, seed: number) => saveTestUpload(store, await art(name, seed), `${name}.jpg`);
@@ -176,7 +179,7 @@ test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(240_000);
   mkdirSync(shots, { recursive: true });
   const server = serverFor(testInfo.project.use.javaScriptEnabled !== false);
-  await publishWork(server.env.DATABASE_URL);
+  await publishWork(server.env.DATABASE_URL, server.data);
   // The server's poll picks up the publish and the encoded photos within a second or two.
   await expect
     .poll(

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { honeypotField } from "~/enquiry/fields";
@@ -8,6 +7,7 @@ import { freePort } from "../support/free-port.mjs";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { postForm, sendAs } from "../support/site-http";
 import { startSite, waitFor, type SiteServer } from "../support/site-server";
+import { useTempDir } from "../support/temp-dir";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 /**
@@ -70,6 +70,8 @@ async function postJson(site: SiteServer, values: Record<string, string>): Promi
 }
 
 const publicUrl = "http://haunt.example";
+/** The backup gauges' backup folders. */
+const temp = useTempDir("haunt-metrics-");
 
 describe("the metrics of a site with a webhook channel", () => {
   let receiver: WebhookReceiver;
@@ -251,7 +253,7 @@ describe("the backup gauges", () => {
   }
 
   it("show the start's backup as a success, with its time", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "haunt-metrics-backups-"));
+    const dir = temp.dir();
     const url = await siteWithBackups(join(dir, "backups"));
     let metrics = await scrape(url);
     await waitFor(
@@ -266,7 +268,7 @@ describe("the backup gauges", () => {
   }, 60_000);
 
   it("show a backup that failed as 0, and no last success when there is none", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "haunt-metrics-backups-"));
+    const dir = temp.dir();
     // A file where the directory should be: the backup cannot be written.
     writeFileSync(join(dir, "not-a-directory"), "");
     const url = await siteWithBackups(join(dir, "not-a-directory", "backups"));

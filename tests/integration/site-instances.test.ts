@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import exifr from "exifr";
 import sharp from "sharp";
@@ -15,6 +14,7 @@ import { sendAs } from "../support/site-http";
 import { postgresAvailable, startPostgres, type TestPostgres } from "../support/postgres";
 import { getPage, jsonLdServices, publishSite } from "../support/site-page";
 import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/site-server";
+import { useTempDir } from "../support/temp-dir";
 
 /**
  * The site's content on several instances of the built server sharing one PostgreSQL database (ADR 0030): each keeps
@@ -24,6 +24,8 @@ import { ensureBuilt, startSite, waitFor, type SiteServer } from "../support/sit
  */
 
 let postgres: TestPostgres;
+// The clips and the media caches of the servers here; the servers are stopped first.
+const temp = useTempDir("haunt-site-instances-");
 const sites: SiteServer[] = [];
 
 beforeAll(async () => {
@@ -291,7 +293,7 @@ describe.skipIf(!postgresAvailable)("an uploaded photo with two instances on one
     async () => {
       const databaseUrl = await postgres.createDatabase();
       // A clip as the encoder leaves it: stored through the store's own steps (its encoding is video-encoding's test).
-      const dir = mkdtempSync(join(tmpdir(), "haunt-media-outage-"));
+      const dir = temp.dir();
       const clipPath = await phoneClip(dir, { seconds: 1 });
       const bytes = readFileSync(clipPath);
       const name = `${createHash("sha256").update(bytes).digest("hex").slice(0, 24)}.mp4`;

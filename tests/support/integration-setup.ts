@@ -4,6 +4,7 @@ import type { TestProject } from "vitest/node";
 import { buildPhotoSite } from "./photo-site.mjs";
 import { postgresAvailable, startPostgres } from "./postgres";
 import { ensureBuilt, projectRoot } from "./site-server";
+import { watchTempFolder } from "./temp-leaks.mjs";
 
 /**
  * Runs once before the integration tests (vitest.config.ts, globalSetup), in the runner's own process: the slow
@@ -15,6 +16,7 @@ import { ensureBuilt, projectRoot } from "./site-server";
  *   same site, so not built twice.
  * - One PostgreSQL cluster for the whole run: each test makes its own database in it (postgres.ts, sharedPostgres).
  *   Tests that stop or restart the database server start their own cluster instead.
+ * At the end it names what the run left in the system's temp folder (temp-leaks.mjs).
  */
 
 declare module "vitest" {
@@ -45,6 +47,7 @@ function runsPhotoSiteFiles(project: TestProject): boolean {
 }
 
 export default async function setup(project: TestProject) {
+  const leftInTemp = watchTempFolder("integration");
   // The photo copies link the checkout's node_modules and build from its sources: the checkout's build first (both
   // builds run `npm run build`, and two at once on a small machine are slower than one after the other).
   await ensureBuilt();
@@ -59,5 +62,8 @@ export default async function setup(project: TestProject) {
     postgres?.stop();
     throw error;
   }
-  return () => postgres?.stop();
+  return () => {
+    postgres?.stop();
+    leftInTemp();
+  };
 }

@@ -81,13 +81,31 @@ export async function startPostgres(): Promise<TestPostgres> {
     const result = spawnSync(command, argv, { encoding: "utf8", timeout: 180_000 });
     if (result.status !== 0) throw new Error(`${tool} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   };
-  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  // A cluster that did not start leaves nothing behind either.
+  const discard = (error: unknown) => {
+    try {
+      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "-t", "30", "stop"]);
+    } catch {
+      // not running
+    }
+    rmSync(dir, { recursive: true, force: true });
+    return error;
+  };
+  try {
+    run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  } catch (error) {
+    throw discard(error);
+  }
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=100`;
   const startServer = () =>
     run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
   const stopServer = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
-  startServer();
+  try {
+    startServer();
+  } catch (error) {
+    throw discard(error);
+  }
   let stopped = false;
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
 

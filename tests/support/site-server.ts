@@ -245,12 +245,14 @@ export async function startSite(
 ): Promise<SiteServer> {
   if (!appDir) await ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const ownDir =
-    env.DATABASE_URL === undefined || env.INBOX_FILE === undefined
-      ? mkdtempSync(join(tmpdir(), "haunt-site-"))
-      : undefined;
-  const databaseUrl = env.DATABASE_URL ?? `file:${join(ownDir!, "enquiries.db")}`;
-  const inboxFile = env.INBOX_FILE ?? join(ownDir!, "enquiries.jsonl");
+  // Every server has a folder of its own, removed once it has gone however it ended (SIGKILL too): its database and
+  // inbox file unless given, and its TMPDIR, where it puts uploads being received, clips being encoded and (unless
+  // MEDIA_CACHE_DIR is given) its media cache, which a killed server leaves behind.
+  const ownDir = mkdtempSync(join(tmpdir(), "haunt-site-"));
+  const serverTmp = env.TMPDIR ?? join(ownDir, "tmp");
+  mkdirSync(serverTmp, { recursive: true });
+  const databaseUrl = env.DATABASE_URL ?? `file:${join(ownDir, "enquiries.db")}`;
+  const inboxFile = env.INBOX_FILE ?? join(ownDir, "enquiries.jsonl");
   const [command, args] = appDir
     ? ["npm", ["start"]]
     : pidNamespace
@@ -267,6 +269,7 @@ export async function startSite(
       ...spamDigestOff,
       ...secondFactorOff,
       ...backupsOff,
+      TMPDIR: serverTmp,
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],
@@ -274,7 +277,10 @@ export async function startSite(
     detached: Boolean(appDir),
   });
   // In a PID namespace the server is unshare's child: killing unshare alone would leave it running.
-  running.set(child, () => kill("SIGKILL"));
+  running.set(child, () => {
+    kill("SIGKILL");
+    rmSync(ownDir, { recursive: true, force: true });
+  });
   const output = capture(child);
   // "close" comes after "exit" once stdout and stderr are drained, so output() is then complete.
   const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
@@ -282,7 +288,7 @@ export async function startSite(
   void exited.then(() => {
     gone = true;
     running.delete(child);
-    if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+    rmSync(ownDir, { recursive: true, force: true });
   });
 
   const url = `http://127.0.0.1:${port}`;
@@ -382,9 +388,11 @@ export async function runSiteExpectingExit(
   }: { timeoutMs?: number; cwd?: string; /** Another copy of build/server/index.js. */ entry?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   await ensureBuilt();
+  // Its TMPDIR its own, removed once it has exited (startSite's reason).
+  const ownTmp = mkdtempSync(join(tmpdir(), "haunt-site-"));
   const child = spawn(process.execPath, [entry], {
     cwd,
-    env: childEnv({ PORT: String(await freePort()), ...env }),
+    env: childEnv({ PORT: String(await freePort()), TMPDIR: ownTmp, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = capture(child);
@@ -393,5 +401,6 @@ export async function runSiteExpectingExit(
     child.once("close", (c, s) => r([c, s])),
   );
   clearTimeout(timer);
+  rmSync(ownTmp, { recursive: true, force: true });
   return { code, signal, output: output() };
 }
