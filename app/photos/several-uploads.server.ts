@@ -123,6 +123,8 @@ export async function receiveSeveral<F extends string>(
   if (tooLarge) return fail("tooLarge", 413);
   if (tooMany) return fail("tooManyFiles", 400);
   if (received.some((file) => file.size === 0)) return fail("empty");
+  // No file (a text-only update): nobody will discard one, so the folder goes now.
+  if (received.length === 0) await discard();
   // Each file's discard removes the whole folder: the caller discards them all at once when done.
   return {
     ok: true,
