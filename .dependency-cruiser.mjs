@@ -3,7 +3,8 @@
  * every module of app/ on a floor, importing only what stands on its own floor or below. From the ground up:
  *
  *   1. text/, wording/, log.server.ts,     plain words and helpers; they import nothing of the app
- *      background-loop.server.ts
+ *      background-loop.server.ts,
+ *      scratch.server.ts
  *   2. http/, pages/, store/               requests, finished documents, the database
  *   3. config.server.ts, config/, photos/, the environment's settings; checking and encoding photos and
  *      video/                              video clips
@@ -16,7 +17,7 @@
  * server/ stands above all of app/ (it starts the process and builds the services); app/ never imports it. A new
  * folder of app/ has to be given a floor here before it can import or be imported (rule `every-module-on-a-floor`).
  */
-const ground = "text/|wording/|log[.]server[.]ts$|background-loop[.]server[.]ts$";
+const ground = "text/|wording/|log[.]server[.]ts$|background-loop[.]server[.]ts$|scratch[.]server[.]ts$";
 const second = `${ground}|http/|pages/|store/`;
 const third = `${second}|config[.]server[.]ts$|config/|photos/|video/`;
 const fourth = `${third}|site-services[.]server[.]ts$`;

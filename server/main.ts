@@ -7,6 +7,7 @@ import compression from "compression";
 import express from "express";
 import { log } from "~/log.server";
 import { PageCache } from "~/pages/page-cache.server";
+import { sweepScratch } from "~/scratch.server";
 import { getConfig } from "./environment";
 import { listenOrExit } from "./listen";
 import { loadContext } from "./load-context";
@@ -59,6 +60,10 @@ if (!existsSync(assets)) {
   );
   process.exit(1);
 }
+
+// Uploads and clips a killed process was receiving or encoding (app/scratch.server.ts): gone before any new work.
+const swept = sweepScratch();
+if (swept > 0) log.info(`[server] removed ${swept} temporary folder(s) left by processes that stopped mid-work`);
 
 const services = createServices();
 // A page shows one generation of the site's content: a publish or a photo encoded since (here or on another instance)

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { backgroundLoop, loopSlot, type BackgroundLoop } from "~/background-loop.server";
 import { log as logger } from "~/log.server";
@@ -14,6 +13,7 @@ import { inspectVideo, VideoRefused } from "~/video/inspect.server";
 import { videoFailureWords, videoRefusalWords } from "~/video/refusal-words";
 import { videoEncodingWords } from "~/wording/video-encoding";
 import { wakePhotoEncoder } from "./photo-encoder-loop";
+import { scratchFolder } from "~/scratch.server";
 
 /**
  * The process's background video encoder (docs/work.md): like the photo encoder, it claims ONE pending clip at a time
@@ -88,7 +88,7 @@ function encoderLoop(
       return settle(claim, { error: videoEncodingWords.interrupted });
     }
     const started = Date.now();
-    const dir = await mkdtemp(join(tmpdir(), "haunt-video-"));
+    const dir = await scratchFolder("video-");
     const abort = new AbortController();
     const stop = () => abort.abort();
     stopping.addEventListener("abort", stop);

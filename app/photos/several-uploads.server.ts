@@ -1,12 +1,12 @@
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import busboy from "busboy";
 import { drain, mediaType } from "~/http/body.server";
 import { turnAvailable } from "~/photos/turns.server";
 import { feedCapped, type ReceivedFile, type UploadProblem } from "~/photos/upload.server";
+import { scratchFolder } from "~/scratch.server";
 
 /**
  * A form with a few photos in one multipart body (a build update's, up to six): the body read by busboy under the
@@ -70,7 +70,7 @@ export async function receiveSeveral<F extends string>(
     drain(body.getReader());
     return refused("notMultipart");
   }
-  const dir = await mkdtemp(join(tmpdir(), "haunt-uploads-"));
+  const dir = await scratchFolder("uploads-");
   const discard = () => rm(dir, { recursive: true, force: true }).catch(() => {});
   const received: { path: string; name: string; size: number; out: WriteStream; done: Promise<unknown> }[] = [];
   let tooLarge = false;

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdtemp, open, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import busboy from "busboy";
 import { fileTypeFromFile } from "file-type";
@@ -12,6 +11,7 @@ import { decodeCost, photoLimits, pixelHeader, type DecodeCost } from "~/photos/
 import { photoTurn, PhotosBusy, turnAvailable } from "~/photos/turns.server";
 import { collectYoungGarbage } from "~/store/memory.server";
 import type { PhotoStore } from "~/store/photos.types";
+import { scratchFolder } from "~/scratch.server";
 
 /**
  * The Photos page's upload: the multipart body read by a streaming parser (busboy) under the route's
@@ -115,7 +115,7 @@ export async function receiveUpload<F extends string = keyof UploadFields>(
     drain(body.getReader());
     return refused("notMultipart");
   }
-  const dir = await mkdtemp(join(tmpdir(), "haunt-upload-"));
+  const dir = await scratchFolder("upload-");
   const discard = () => rm(dir, { recursive: true, force: true }).catch(() => {});
   let out: WriteStream | null = null;
   let written: Promise<unknown> = Promise.resolve();

@@ -1,9 +1,9 @@
-import { copyFile, mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { decryptFile, syncDir } from "~/store/backup-encryption.server";
 import { BackupError, encryptedSuffix, type BackupCounts } from "~/store/backup-files.server";
 import { inWorker } from "~/store/backup-thread.server";
+import { scratchFolder } from "~/scratch.server";
 
 /** Putting a backup of the SQLite inbox back: checked (and decrypted) first, the current database kept aside. */
 
@@ -40,7 +40,7 @@ export async function readyBackup(
 
 /** Checks a backup and says what it holds, without keeping anything (a private temporary directory). */
 export async function inspectBackup(file: string, key: Buffer | undefined): Promise<BackupCounts> {
-  const work = await mkdtemp(join(tmpdir(), "haunt-backup-check-"));
+  const work = await scratchFolder("backup-check-");
   try {
     return (await readyBackup(file, key, work)).counts;
   } finally {

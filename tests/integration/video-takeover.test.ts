@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
@@ -58,12 +59,16 @@ function running(pid: number): boolean {
   }
 }
 
+/** The instances' temp folder: one, as two servers in one container share it. */
+let sharedTmp: string;
+
 async function site(): Promise<SiteServer> {
   const started = await startSite({
     API_HOST: "",
     DATABASE_URL: databaseUrl,
     PHOTO_LEASE_MS: "3000",
     MEDIA_CACHE_DIR: temp.dir(),
+    TMPDIR: (sharedTmp ??= temp.dir()),
   });
   sites.push(started);
   return started;
@@ -106,10 +111,16 @@ describe("a server killed while it encodes a clip", () => {
 
       const left = (await store.getVideo(id))!;
       expect(left).toMatchObject({ state: "pending", clip: null, attempts: 1 });
+      // What it was encoding is still on disk: nobody was left to remove it.
+      const killedScratch = join(sharedTmp, `haunt-scratch-${first.pid}`);
+      expect(readdirSync(killedScratch).filter((name) => name.startsWith("video-"))).toHaveLength(1);
 
       // Started once the lease has run out, so its first look claims the clip (rather than its next, 5 s later).
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const second = await site();
+      // The next start sweeps it (app/scratch.server.ts), before it takes any work.
+      expect(existsSync(killedScratch)).toBe(false);
+      expect(second.output()).toContain("removed 1 temporary folder(s) left by processes that stopped mid-work");
       let done: VideoUpload | null = null;
       await waitFor(
         async () => {
