@@ -39,8 +39,9 @@ const copy = waitlistOwnerCopy;
 
 /**
  * The Waitlist page (docs/inbox.md, "Waitlist"): the counts, the addresses with their dates a page at a time (like the
- * inbox: `?page=`, and `?state=` for one state), Download CSV, Erase per address, and the season's announcement: offered once a publish opened orders, previewed, sent behind step-up, and
- * its progress ("120 of 340 sent") while the list's sender works through it. Every part is a plain form or link.
+ * inbox: `?page=`, and `?state=` for one state), Download CSV, Erase per address, and the season's announcement:
+ * offered once a publish opened orders, previewed, sent behind step-up, and its progress ("120 of 340 sent") while
+ * the list's sender works through it. Every part is a plain form or link.
  */
 export async function loader(args: LoaderFunctionArgs) {
   return asOperator(args, showWaitlist);
