@@ -11,8 +11,6 @@ const post = (form: FormData) => new Request("http://127.0.0.1/inbox/x", { metho
 describe("a form with a few photos received to temporary files", () => {
   let outer: string | undefined;
   let dir: string;
-  /** This process's scratch folder in the test's temp folder (app/scratch.server.ts). */
-  const scratch = () => join(dir, `haunt-scratch-${process.pid}`);
   beforeEach(() => {
     outer = process.env.TMPDIR;
     dir = mkdtempSync(join(tmpdir(), "haunt-several-test-"));
@@ -29,7 +27,7 @@ describe("a form with a few photos received to temporary files", () => {
     form.set("body", "The skeleton has its arms.");
     const received = await receiveSeveral(post(form), 64 * 1024, spec);
     expect(received).toMatchObject({ ok: true, fields: { body: "The skeleton has its arms." }, files: [] });
-    expect(readdirSync(scratch())).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("keeps the files until they are discarded, then removes their folder", async () => {
@@ -43,8 +41,8 @@ describe("a form with a few photos received to temporary files", () => {
       ["one.jpg", 3],
       ["two.jpg", 2],
     ]);
-    expect(readdirSync(scratch())).toHaveLength(1);
+    expect(readdirSync(dir)).toHaveLength(1);
     await received.files[0]!.discard();
-    expect(readdirSync(scratch())).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
