@@ -14,6 +14,7 @@ import { chromium } from "@playwright/test";
 import { buildPhotoSite } from "../tests/support/photo-site.mjs";
 import { lighthouseSides } from "./lib/lighthouse.mjs";
 import { stopChild } from "./lib/proc.mjs";
+import { compileCacheEnv } from "../tests/support/compile-cache.mjs";
 
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
@@ -35,6 +36,7 @@ function start(dir, port) {
       DATABASE_URL: `file:${join(data, "enquiries.db")}`,
       // Its temp files and media cache in its own folder too, all of it removed once it has exited.
       TMPDIR: data,
+      ...compileCacheEnv,
     },
   });
   const remove = () => rmSync(data, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { compileCacheEnv } from "../tests/support/compile-cache.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 3690);
 const root = new URL("..", import.meta.url).pathname;
@@ -21,6 +22,7 @@ const env = {
   DATABASE_URL: `file:${join(dir, "enquiries.db")}`,
   INBOX_FILE: inboxFile,
   TMPDIR: dir, // its temp files in the folder removed at the end
+  ...compileCacheEnv,
   RETENTION_DAYS: "36500", // keep every generated line: the figure is about reading the file, not the purge
 };
 

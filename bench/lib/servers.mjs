@@ -16,6 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decode, getRaw } from "./bytes.mjs";
 import { freePort, host, spawnLogged, waitForUrl } from "./proc.mjs";
+import { compileCacheEnv } from "../../tests/support/compile-cache.mjs";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const resultsDir = join(root, "bench", "results");
@@ -131,7 +132,7 @@ export async function startSite({
       RATE_LIMIT_CLIENT_PER_HOUR: "0",
       // The bench posts without loading the form (no form token): it measures the inbox, not the spam filter.
       SPAM_FILTER: "off",
-      ...(ownTmp && { TMPDIR: ownTmp }),
+      ...(ownTmp && { TMPDIR: ownTmp, ...compileCacheEnv }),
       ...env,
     },
     logFile: join(resultsDir, `server-${label}.log`),

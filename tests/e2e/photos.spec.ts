@@ -6,6 +6,7 @@ import { carousel } from "../../app/wording";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { expect, test, waitForHydration, widths } from "./fixtures";
 import { e2eDataDir, e2ePortBase } from "./servers";
+import { compileCacheEnv } from "../support/compile-cache.mjs";
 
 /**
  * The owner's photos in a real browser, JavaScript on and off: the site copy built with the three 12-megapixel fixture
@@ -39,6 +40,7 @@ test.beforeAll(async ({}, testInfo) => {
       API_HOST: "",
       DATABASE_URL: `file:${join(data, "enquiries.db")}`,
       TMPDIR: join(data, "tmp"),
+      ...compileCacheEnv,
     },
   });
   await expect

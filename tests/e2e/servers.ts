@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { compileCacheEnv } from "../support/compile-cache.mjs";
 
 /**
  * The servers the end-to-end tests start: the fake upstream API, the site proxying to it (short timeout so the
@@ -369,4 +370,4 @@ export const e2eServers = {
 // Each server's TMPDIR in the run's folder (its starter makes it): nothing a server leaves in the system's temp folder.
 for (const server of Object.values(e2eServers))
   if (typeof server === "object" && "env" in server)
-    Object.assign(server.env, { TMPDIR: join(dataDir, "tmp", String(server.port)) });
+    Object.assign(server.env, { TMPDIR: join(dataDir, "tmp", String(server.port)), ...compileCacheEnv });

@@ -13,6 +13,7 @@ import { saveTestUpload } from "../support/ready-photos";
 import { serveDuringFile } from "./file-server";
 import { expect, seriousA11yViolations, test, widths } from "./fixtures";
 import { e2eDataDir, e2ePortBase } from "./servers";
+import { compileCacheEnv } from "../support/compile-cache.mjs";
 
 /**
  * The Work pages in a real browser, JavaScript on and off, at a phone's and a desktop's width: three projects
@@ -36,6 +37,7 @@ const serverFor = (jsEnabled: boolean) => {
     database,
     env: {
       TMPDIR: join(data, "tmp"),
+      ...compileCacheEnv,
       API_HOST: "",
       DATABASE_URL: `file:${database}`,
       INBOX_FILE: `${database}.jsonl`,

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compileCacheEnv } from "./compile-cache.mjs";
 import { freePort } from "./free-port.mjs";
 import { parseDatabaseUrl } from "../../app/config.server";
 import { openInboxStore } from "../../app/store/store.server";
@@ -270,6 +271,7 @@ export async function startSite(
       ...secondFactorOff,
       ...backupsOff,
       TMPDIR: serverTmp,
+      ...compileCacheEnv,
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],
@@ -392,7 +394,7 @@ export async function runSiteExpectingExit(
   const ownTmp = mkdtempSync(join(tmpdir(), "haunt-site-"));
   const child = spawn(process.execPath, [entry], {
     cwd,
-    env: childEnv({ PORT: String(await freePort()), TMPDIR: ownTmp, ...env }),
+    env: childEnv({ PORT: String(await freePort()), TMPDIR: ownTmp, ...compileCacheEnv, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = capture(child);
