@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import exifr from "exifr";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { brand } from "~/wording/shared";
 import { defaultSiteContent } from "~/site-content/schema.server";
-import { fixtureDir, photoSites } from "../support/photo-site.mjs";
+import { fixtureDir } from "../support/photo-site.mjs";
 import { projectRoot, startSite, type SiteServer } from "../support/site-server";
 import { useTempDir } from "../support/temp-dir";
 
@@ -22,9 +22,9 @@ let photo: SiteServer;
 let photoDir: string;
 
 beforeAll(async () => {
-  // Both built once for the run, begun before any file (tests/support/integration-setup.ts): waited for here.
-  const { photoSiteDir, artSiteDir: artDir } = await photoSites();
-  photoDir = photoSiteDir;
+  // Both built once for the run, before any file (tests/support/integration-setup.ts).
+  photoDir = inject("photoSiteDir");
+  const artDir = inject("artSiteDir");
   [art, photo] = await Promise.all([
     startSite({ PUBLIC_URL: "https://haunt.example" }, { appDir: artDir }),
     startSite({ PUBLIC_URL: "https://haunt.example" }, { appDir: photoDir }),

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseDatabaseUrl } from "~/config.server";
 import { photos as built } from "~/wording/photos.generated";
 import { ensureRenditions, placementKey } from "~/site-content/photo-renditions.server";
@@ -8,7 +8,6 @@ import { defaultSiteContent, type PhotoPlacement, type SiteContent } from "~/sit
 import { openInboxStore } from "~/store/store.server";
 import type { InboxStore } from "~/store/store.types";
 import { runInbox } from "../support/inbox-command";
-import { photoSites } from "../support/photo-site.mjs";
 import { postgresAvailable, type TestDatabases } from "../support/postgres";
 import { sharedPostgres } from "../support/shared-postgres";
 import { cameraLikeJpeg, finishPendingRenditions, saveTestUpload } from "../support/ready-photos";
@@ -215,9 +214,9 @@ describe.skipIf(!postgresAvailable)("the owner's published photos on two instanc
 
 describe("next to the build's photos (photos/)", () => {
   let photoDir: string;
-  beforeAll(async () => {
-    // Built once for the run, begun before any file (tests/support/integration-setup.ts): waited for here.
-    photoDir = (await photoSites()).photoSiteDir;
+  beforeAll(() => {
+    // Built once for the run, before any file (tests/support/integration-setup.ts).
+    photoDir = inject("photoSiteDir");
   });
 
   it(

@@ -3,7 +3,7 @@
 // encoded once per machine, not per run). With: the fixture camera photos (fixture-photos.mjs) as slides 1-3 and
 // slide 3's photo again as the About photo. Without: an empty photos/ (the drawn art), whatever the checkout's photos/
 // holds. Used by the photo tests (vitest, Playwright) and bench/photos.mjs.
-import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -96,46 +96,13 @@ export async function buildPhotoSite({ withPhotos = true } = {}) {
     // Vitest's NODE_ENV=test would make a development build.
     const env = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "NODE_ENV") delete env[name];
-    // Not spawnSync: the integration run's own process starts this build and goes on scheduling test files meanwhile.
-    const result = await run("npm", ["run", "build"], { cwd: photoSiteDir, env, timeoutMs: 580_000 });
-    if (result.status !== 0) throw new Error(`npm run build (with photos) failed:\n${result.output}`);
+    const result = spawnSync("npm", ["run", "build"], { cwd: photoSiteDir, env, encoding: "utf8", timeout: 580_000 });
+    if (result.status !== 0) throw new Error(`npm run build (with photos) failed:\n${result.stdout}\n${result.stderr}`);
     writeFileSync(stamp, version);
     return photoSiteDir;
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
-}
-
-/** A command run to its end without blocking this process; its status and its output, stdout and stderr together. */
-function run(command, args, { cwd, env, timeoutMs }) {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.once("error", reject);
-    child.once("close", (status) => {
-      clearTimeout(timer);
-      resolvePromise({ status, output });
-    });
-  });
-}
-
-/** True when the checkout's photos/ holds a photo the build would use or complain about (anything but a README). */
-function checkoutHasPhotos() {
-  return readdirSync(join(root, "photos")).some((name) => !/^readme(\.md)?$/i.test(name));
-}
-
-/**
- * The two sites the photo tests start: the copy with the fixture photos, and one without photos, which is the
- * checkout's own build when its photos/ holds none (a fresh clone: the same site, so not built twice). Each copy is
- * built once; a caller while another process builds it waits for that build.
- */
-export async function photoSites() {
-  const photoSiteDir = await buildPhotoSite();
-  const artSiteDir = checkoutHasPhotos() ? await buildPhotoSite({ withPhotos: false }) : root;
-  return { photoSiteDir, artSiteDir };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`)
