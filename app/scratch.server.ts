@@ -19,12 +19,12 @@ export function scratchFolder(name: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `haunt-scratch-${process.pid}-${name}`));
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, under another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: it exists, under another user.
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
@@ -48,7 +48,7 @@ export function sweepScratch(): number {
     if (pid === process.pid) {
       const made = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
       if (made >= performance.timeOrigin) continue;
-    } else if (alive(pid)) continue;
+    } else if (processAlive(pid)) continue;
     try {
       rmSync(path, { recursive: true, force: true });
       removed += 1;

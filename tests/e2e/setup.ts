@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "../../app/scratch.server";
 import { buildPhotoSite } from "../support/photo-site.mjs";
 import { watchTempFolder } from "../support/temp-leaks.mjs";
 import { e2eDataDir } from "./servers";
@@ -43,17 +44,9 @@ function removeStaleDataDirs() {
     } catch {
       // none
     }
-    const stale = pid ? !alive(pid) : Date.now() - (statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0) > dayMs;
+    const stale = pid
+      ? !processAlive(pid)
+      : Date.now() - (statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0) > dayMs;
     if (stale) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
