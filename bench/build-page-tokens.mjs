@@ -7,7 +7,6 @@
 // for once in a shuffled order on one kept-alive connection: a live token (200, the page), an unknown token of the
 // right shape, a malformed one, the revoked one and the expired one. Prints each kind's median and p90 time to the
 // whole answer and the ratio of its median to the unknown token's, and writes bench/results/build-tokens.json.
-import { spawnSync } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -15,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { killAllChildren, stopChild } from "./lib/proc.mjs";
-import { ownerLogin, resultsDir, root, startSite } from "./lib/servers.mjs";
+import { addOperator, ownerLogin, resultsDir, startSite } from "./lib/servers.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -108,13 +107,7 @@ async function main() {
     INBOX_REQUIRE_2FA: "off",
     MEDIA_CACHE_DIR: join(dir, "media"),
   };
-  const added = spawnSync(process.execPath, [join(root, "build/server/cli.js"), "operator", "add", operator.email], {
-    cwd: root,
-    env: { ...process.env, ...siteEnv, API_HOST: "" },
-    input: `${operator.password}\n`,
-    encoding: "utf8",
-  });
-  if (added.status !== 0) throw new Error(`operator add failed: ${added.stderr}`);
+  addOperator({ env: siteEnv, email: operator.email, password: operator.password });
   const site = await startSite({ label: "build-tokens", apiHost: "", env: siteEnv });
   try {
     const { origin } = site;

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { killAllChildren, memory, sleep, stopChild } from "./lib/proc.mjs";
-import { browserHeaders, resultsDir, root, startSite } from "./lib/servers.mjs";
+import { addOperator, browserHeaders, resultsDir, root, startSite } from "./lib/servers.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -50,13 +50,7 @@ async function site(cwd, label, env = {}) {
     INBOX_REQUIRE_2FA: "off",
     ...env,
   };
-  const added = spawnSync(process.execPath, [join(cwd, "build/server/cli.js"), "operator", "add", operator.email], {
-    cwd,
-    env: { ...process.env, ...siteEnv, API_HOST: "" },
-    input: `${operator.password}\n`,
-    encoding: "utf8",
-  });
-  if (added.status !== 0) throw new Error(`operator add failed: ${added.stderr}`);
+  addOperator({ cwd, env: siteEnv, email: operator.email, password: operator.password });
   const started = await startSite({ cwd, label, apiHost: "", env: siteEnv });
   return { ...started, stop: () => stopChild(started.child) };
 }

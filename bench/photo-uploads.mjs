@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { largeCameraJpeg } from "../tests/support/fixture-photos.mjs";
 import { killAllChildren, machineLoad, memory, sleep, stopChild } from "./lib/proc.mjs";
-import { ownerLogin, resultsDir, root, startSite } from "./lib/servers.mjs";
+import { addOperator, ownerLogin, resultsDir, root, startSite } from "./lib/servers.mjs";
 
 const skipBuild = process.argv.includes("--skip-build");
 const hardLimit = setTimeout(() => {
@@ -102,13 +102,7 @@ async function scenarioIn(data, name, files) {
     INBOX_FILE: join(data, "v1.jsonl"),
     INBOX_REQUIRE_2FA: "off",
   };
-  const added = spawnSync(process.execPath, ["build/server/cli.js", "operator", "add", "owner@bench.example"], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    input: `${password}\n`,
-    encoding: "utf8",
-  });
-  if (added.status !== 0) throw new Error(`operator add failed: ${added.stderr}`);
+  addOperator({ env, email: "owner@bench.example", password });
   const site = await startSite({ label: `uploads-${name.replace(/\W+/g, "-")}`, env });
   const origin = site.origin;
   try {

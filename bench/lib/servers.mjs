@@ -1,6 +1,6 @@
 // The processes the benchmark measures: the built site as `npm start` runs it, the fake upstream API, the node:http
 // baseline, and a second build of another git ref for A/B comparisons. Each runs in its own process.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   closeSync,
   existsSync,
@@ -222,6 +222,17 @@ export async function prepareRef(ref, cleanups) {
  * Logs in to the owner area as a browser without JavaScript does (the site's own form post); resolves with the
  * session cookie ("name=value"). Throws when the login is not answered with its redirect.
  */
+/** Adds an operator to the database in `env` with the built CLI, as an operator would (`npm run inbox -- operator add`). */
+export function addOperator({ cwd = root, env, email, password }) {
+  const added = spawnSync(process.execPath, [join(cwd, "build/server/cli.js"), "operator", "add", email], {
+    cwd,
+    env: { ...process.env, ...env, API_HOST: "" },
+    input: `${password}\n`,
+    encoding: "utf8",
+  });
+  if (added.status !== 0) throw new Error(`operator add failed: ${added.stderr}`);
+}
+
 export async function ownerLogin(origin, { email, password, next = "/inbox" }) {
   const login = await fetch(`${origin}/inbox/login`, {
     method: "POST",
